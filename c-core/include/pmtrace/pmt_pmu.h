@@ -1,0 +1,45 @@
+/*
+ * pmt_pmu.h - the Performance Monitors side of a pmt_pe: counting, headroom, and the inputs the
+ * PMU reads from other units.
+ */
+#ifndef PMTRACE_PMT_PMU_H
+#define PMTRACE_PMT_PMU_H
+
+#include "pmt_pe.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * n occurrences of event `event` at the current PE state (PMUEvent(event, n)). The cost does
+ * not depend on n: overflow, CHAIN and freezing are exact even when n crosses several
+ * overflows. CPU_CYCLES also drives PMCCNTR_EL0 and INST_RETIRED PMICNTR_EL0. Events the PMU
+ * generates itself (SW_INCR, CHAIN, ...) are refused with PMT_ERR_ARG.
+ */
+pmt_status pmt_pmu_count(pmt_pe *pe, uint16_t event, uint64_t n);
+
+/* n processor cycles: the same as pmt_pmu_count(pe, CPU_CYCLES, n). */
+pmt_status pmt_pmu_cycles(pmt_pe *pe, uint64_t n);
+
+/*
+ * How many more occurrences of `event` can be counted before anything visible happens (an
+ * overflow, and so an output or a freeze). UINT64_MAX when nothing counts the event or no
+ * overflow is within reach. A caller may count that many minus one in one call and be sure
+ * no output changed.
+ */
+uint64_t pmt_pmu_headroom(const pmt_pe *pe, uint16_t event);
+
+/* Inputs from the Statistical Profiling Extension for the freeze-on-SPE-event rules. */
+pmt_status pmt_pmu_set_spe_state(pmt_pe *pe, bool pmblimitr_e, bool pmblimitr_pmfz,
+                                 bool pmbsr_s);
+
+/* Current output levels (what the callbacks last reported). */
+bool pmt_pmu_irq_level(const pmt_pe *pe);
+bool pmt_pmu_cti_level(const pmt_pe *pe);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

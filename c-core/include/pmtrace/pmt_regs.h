@@ -1,0 +1,125 @@
+/*
+ * pmt_regs.h - register layouts: the one place where a field's position is written down.
+ *
+ * The core, the SystemC layer, the drivers in sw/ and the tests all take field positions from
+ * here. PMT_FIELD_LIST expands X(REG, FIELD, LSB, WIDTH) once per field (positions from the Arm
+ * ARM D24.3, D24.5, I5.3); it generates the PMT_<REG>_<FIELD>_SHIFT/_WIDTH constants and the
+ * field-name tables that logs use (pmt_reg_format).
+ *
+ * PMT_SYSREG_LIST expands X(ID, op0, op1, CRn, CRm, op2) for every system register with one
+ * fixed encoding that the model answers; PMEVCNTR<n>_EL0 and PMEVTYPER<n>_EL0 are families
+ * (pmt_sysreg_decode gives the index).
+ */
+#ifndef PMTRACE_PMT_REGS_H
+#define PMTRACE_PMT_REGS_H
+
+#include "pmt_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* clang-format off */
+#define PMT_FIELD_LIST(X) \
+    X(PMCR, E, 0, 1) X(PMCR, P, 1, 1) X(PMCR, C, 2, 1) X(PMCR, D, 3, 1) X(PMCR, X, 4, 1) \
+    X(PMCR, DP, 5, 1) X(PMCR, LC, 6, 1) X(PMCR, LP, 7, 1) X(PMCR, FZO, 9, 1) X(PMCR, N, 11, 5) \
+    X(PMCR, IDCODE, 16, 8) X(PMCR, IMP, 24, 8) X(PMCR, FZS, 32, 1) \
+    X(PMEVTYPER, evtCount, 0, 16) X(PMEVTYPER, RLH, 20, 1) X(PMEVTYPER, RLU, 21, 1) \
+    X(PMEVTYPER, RLK, 22, 1) X(PMEVTYPER, SH, 24, 1) X(PMEVTYPER, MT, 25, 1) \
+    X(PMEVTYPER, M, 26, 1) X(PMEVTYPER, NSH, 27, 1) X(PMEVTYPER, NSU, 28, 1) \
+    X(PMEVTYPER, NSK, 29, 1) X(PMEVTYPER, U, 30, 1) X(PMEVTYPER, P, 31, 1) \
+    X(PMEVTYPER, TH, 32, 12) X(PMEVTYPER, TLC, 54, 2) X(PMEVTYPER, VS, 56, 2) \
+    X(PMEVTYPER, SYNC, 58, 1) X(PMEVTYPER, TE, 60, 1) X(PMEVTYPER, TC, 61, 3) \
+    X(PMUSERENR, EN, 0, 1) X(PMUSERENR, SW, 1, 1) X(PMUSERENR, CR, 2, 1) X(PMUSERENR, ER, 3, 1) \
+    X(PMUSERENR, UEN, 4, 1) X(PMUSERENR, IR, 5, 1) X(PMUSERENR, TID, 6, 1) \
+    X(PMSELR, SEL, 0, 5) \
+    X(PMCCR, EPMN, 0, 5) X(PMCCR, EPME, 7, 1) X(PMCCR, OSLO, 8, 1) \
+    X(PMMIR, SLOTS, 0, 8) X(PMMIR, BUS_SLOTS, 8, 8) X(PMMIR, BUS_WIDTH, 16, 4) \
+    X(PMMIR, THWIDTH, 20, 4) X(PMMIR, EDGE, 24, 4) X(PMMIR, SME, 28, 1) \
+    X(PMECR, PMEE, 0, 2) X(PMECR, KPME, 2, 1) X(PMECR, SSE, 3, 2) \
+    X(MDCR_EL2, HPMN, 0, 5) X(MDCR_EL2, TPMCR, 5, 1) X(MDCR_EL2, TPM, 6, 1) \
+    X(MDCR_EL2, HPME, 7, 1) X(MDCR_EL2, HPMD, 17, 1) X(MDCR_EL2, TTRF, 19, 1) \
+    X(MDCR_EL2, HCCD, 23, 1) X(MDCR_EL2, E2TB, 24, 2) X(MDCR_EL2, HLP, 26, 1) \
+    X(MDCR_EL2, MTPME, 28, 1) X(MDCR_EL2, HPMFZO, 29, 1) X(MDCR_EL2, PMSSE, 30, 2) \
+    X(MDCR_EL2, HPMFZS, 36, 1) X(MDCR_EL2, PMEE, 40, 2) \
+    X(MDCR_EL3, TPM, 6, 1) X(MDCR_EL3, EnPM2, 7, 1) X(MDCR_EL3, SPME, 17, 1) \
+    X(MDCR_EL3, EPMAD, 21, 1) X(MDCR_EL3, SCCD, 23, 1) X(MDCR_EL3, NSTB, 24, 2) \
+    X(MDCR_EL3, NSTBE, 26, 1) X(MDCR_EL3, MTPME, 28, 1) X(MDCR_EL3, PMSSE, 30, 2) \
+    X(MDCR_EL3, MCCD, 34, 1) X(MDCR_EL3, MPMX, 35, 1) X(MDCR_EL3, EnTB2, 39, 1) \
+    X(MDCR_EL3, PMEE, 40, 2) X(MDCR_EL3, EnPMSS, 44, 1) X(MDCR_EL3, EPMSSAD, 45, 2) \
+    X(MDCR_EL3, ETBAD, 48, 2) X(MDCR_EL3, TRBEE, 53, 2) \
+    X(DFR0, PMUVer, 8, 4) X(DFR0, PMSS, 16, 4) X(DFR0, SEBEP, 24, 4) \
+    X(DFR0, TraceBuffer, 44, 4) X(DFR0, HPMN0, 60, 4) \
+    X(DFR1, PMICNTR, 36, 4) X(DFR1, EBEP, 48, 4) X(DFR1, DPFZS, 52, 4)
+
+/* Bit positions shared by the counter-bitmap registers PMCNTEN*, PMOVS*, PMINTEN*, PMZR, PMUACR. */
+#define PMT_CYCLE_COUNTER_ID 31       /* bit C, and CYCLE_COUNTER_ID of the pseudocode */
+#define PMT_INSTRUCTION_COUNTER_ID 32 /* bit F0, and INSTRUCTION_COUNTER_ID of the pseudocode */
+#define PMT_MAX_EVENT_COUNTERS 31
+
+/* System registers with a single encoding that the model answers: X(ID, op0, op1, CRn, CRm, op2). */
+#define PMT_SYSREG_LIST(X) \
+    X(PMCR_EL0,       3, 3,  9, 12, 0) X(PMCNTENSET_EL0, 3, 3,  9, 12, 1) \
+    X(PMCNTENCLR_EL0, 3, 3,  9, 12, 2) X(PMOVSCLR_EL0,   3, 3,  9, 12, 3) \
+    X(PMSWINC_EL0,    3, 3,  9, 12, 4) X(PMSELR_EL0,     3, 3,  9, 12, 5) \
+    X(PMCEID0_EL0,    3, 3,  9, 12, 6) X(PMCEID1_EL0,    3, 3,  9, 12, 7) \
+    X(PMCCNTR_EL0,    3, 3,  9, 13, 0) X(PMXEVTYPER_EL0, 3, 3,  9, 13, 1) \
+    X(PMXEVCNTR_EL0,  3, 3,  9, 13, 2) X(PMZR_EL0,       3, 3,  9, 13, 4) \
+    X(PMUSERENR_EL0,  3, 3,  9, 14, 0) X(PMOVSSET_EL0,   3, 3,  9, 14, 3) \
+    X(PMINTENSET_EL1, 3, 0,  9, 14, 1) X(PMINTENCLR_EL1, 3, 0,  9, 14, 2) \
+    X(PMMIR_EL1,      3, 0,  9, 14, 6) X(PMUACR_EL1,     3, 0,  9, 14, 4) \
+    X(PMECR_EL1,      3, 0,  9, 14, 5) X(PMIAR_EL1,      3, 0,  9, 14, 7) \
+    X(PMCCFILTR_EL0,  3, 3, 14, 15, 7) X(PMICNTR_EL0,    3, 3,  9,  4, 0) \
+    X(PMICFILTR_EL0,  3, 3,  9,  6, 0) \
+    X(MDCR_EL2,       3, 4,  1,  1, 1) X(MDCR_EL3,       3, 6,  1,  3, 1)
+/* clang-format on */
+
+/* PMT_<REG>_<FIELD>_SHIFT and PMT_<REG>_<FIELD>_WIDTH for every field of PMT_FIELD_LIST. */
+#define PMT_FIELD_CONSTANTS_(reg, field, lsb, width) \
+    PMT_##reg##_##field##_SHIFT = (lsb), PMT_##reg##_##field##_WIDTH = (width),
+enum { PMT_FIELD_LIST(PMT_FIELD_CONSTANTS_) PMT_FIELD_CONSTANTS_END_ };
+
+/* Mask, extract and place a field: PMT_MASK(PMCR, N), PMT_GET(PMCR, N, v), PMT_PUT(PMCR, N, x). */
+#define PMT_WMASK_(width) (~UINT64_C(0) >> (64 - (width)))
+#define PMT_MASK(reg, field) \
+    (PMT_WMASK_(PMT_##reg##_##field##_WIDTH) << PMT_##reg##_##field##_SHIFT)
+#define PMT_GET(reg, field, value) \
+    (((uint64_t)(value) >> PMT_##reg##_##field##_SHIFT) & PMT_WMASK_(PMT_##reg##_##field##_WIDTH))
+#define PMT_PUT(reg, field, x) \
+    (((uint64_t)(x) & PMT_WMASK_(PMT_##reg##_##field##_WIDTH)) << PMT_##reg##_##field##_SHIFT)
+#define PMT_BIT(reg, field) (PMT_GET(reg, field, UINT64_MAX) == 1 ? PMT_MASK(reg, field) : 0)
+
+/* Identity of a register the model answers. */
+#define PMT_REG_ID_(id, op0, op1, crn, crm, op2) PMT_REG_##id,
+typedef enum pmt_reg_id {
+    PMT_REG_NONE = 0,
+    PMT_SYSREG_LIST(PMT_REG_ID_)
+    PMT_REG_PMEVCNTR_EL0,  /* PMEVCNTR<n>_EL0, index n */
+    PMT_REG_PMEVTYPER_EL0, /* PMEVTYPER<n>_EL0, index n */
+    PMT_REG_COUNT_
+} pmt_reg_id;
+
+/* A decoded register: which one, and for a family the index n. */
+typedef struct pmt_reg_ref {
+    pmt_reg_id id;
+    unsigned index;
+} pmt_reg_ref;
+
+/* Decodes an MRS/MSR encoding; id is PMT_REG_NONE when the encoding is not one of ours. */
+pmt_reg_ref pmt_sysreg_decode(pmt_sysreg enc);
+/* The encoding of a register (for PMEVCNTR/PMEVTYPER the index picks the member). */
+pmt_sysreg pmt_sysreg_encode(pmt_reg_ref reg);
+/* The architectural name, e.g. "PMCR_EL0", or "PMEVCNTR<n>_EL0" for the family. */
+const char *pmt_reg_name(pmt_reg_id id);
+
+/*
+ * Formats "NAME = 0xVALUE {F1=v, F2=v}" into buf (always NUL-terminated, truncated to size),
+ * listing the fields of the register's layout that are nonzero. Returns the length it wanted.
+ */
+size_t pmt_reg_format(pmt_reg_ref reg, uint64_t value, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

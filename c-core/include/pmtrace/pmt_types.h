@@ -1,0 +1,78 @@
+/*
+ * pmt_types.h - types shared by every part of the pmtrace C core: status codes, the result of a
+ * register access, system-register encodings and the PE state the model is told about.
+ */
+#ifndef PMTRACE_PMT_TYPES_H
+#define PMTRACE_PMT_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status of a call that can fail because of its arguments. Never fatal. */
+typedef enum pmt_status {
+    PMT_OK = 0,
+    PMT_ERR_NULL = -1,         /* a required pointer argument is NULL */
+    PMT_ERR_CONFIG = -2,       /* the configuration is invalid (the log line says why) */
+    PMT_ERR_ARG = -3,          /* an argument is out of range */
+    PMT_ERR_STATE_BLOB = -4,   /* a saved state does not match this model or is corrupt */
+    PMT_ERR_NOT_IMPLEMENTED = -5 /* the feature this call needs is not configured */
+} pmt_status;
+
+const char *pmt_status_name(pmt_status status);
+
+/*
+ * Outcome of a system-register access (MRS/MSR) by the PE, in the order the architecture's
+ * accessibility pseudocode decides it.
+ */
+typedef enum pmt_access {
+    PMT_ACCESS_OK = 0,        /* performed; for a read the value is valid */
+    PMT_ACCESS_UNDEFINED,     /* the instruction is UNDEFINED at the current state */
+    PMT_ACCESS_TRAP_EL1,      /* trapped to EL1 (AArch64.SystemAccessTrap, EC 0x18) */
+    PMT_ACCESS_TRAP_EL2,      /* trapped to EL2 */
+    PMT_ACCESS_TRAP_EL3,      /* trapped to EL3 */
+    PMT_ACCESS_NOT_MINE       /* the encoding is not a register of this model: the CPU decides */
+} pmt_access;
+
+const char *pmt_access_name(pmt_access access);
+
+/* A system-register encoding as in MRS/MSR: op0, op1, CRn, CRm, op2. */
+typedef struct pmt_sysreg {
+    uint8_t op0, op1, crn, crm, op2;
+} pmt_sysreg;
+
+#define PMT_SYSREG(op0_, op1_, crn_, crm_, op2_) \
+    ((pmt_sysreg){(uint8_t)(op0_), (uint8_t)(op1_), (uint8_t)(crn_), (uint8_t)(crm_), (uint8_t)(op2_)})
+
+/* Security state (CurrentSecurityState()). */
+typedef enum pmt_security {
+    PMT_SS_NONSECURE = 0,
+    PMT_SS_SECURE = 1,
+    PMT_SS_REALM = 2,
+    PMT_SS_ROOT = 3
+} pmt_security;
+
+/*
+ * The state of the PE that the model depends on. The CPU model pushes it whenever it changes
+ * (pmt_pe_set_state); the model re-evaluates everything that depends on it.
+ */
+typedef struct pmt_pe_state {
+    uint8_t el;            /* current Exception level, 0..3 (PSTATE.EL) */
+    pmt_security ss;       /* current Security state */
+    bool debug;            /* the PE is in Debug state (Halted()) */
+    bool el2_enabled;      /* EL2Enabled(): EL2 implemented and enabled in the current Security state */
+    bool hcr_tge;          /* HCR_EL2.TGE */
+    bool hcr_e2h;          /* HCR_EL2.E2H */
+    bool pm;               /* PSTATE.PM (FEAT_EBEP) */
+    bool streaming;        /* PSTATE.SM (FEAT_PMUv3_SME filtering) */
+} pmt_pe_state;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

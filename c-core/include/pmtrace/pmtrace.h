@@ -1,0 +1,11 @@
+/* pmtrace.h - the whole C interface of the pmtrace core. */
+#ifndef PMTRACE_PMTRACE_H
+#define PMTRACE_PMTRACE_H
+
+#include "pmt_events.h"
+#include "pmt_pe.h"
+#include "pmt_pmu.h"
+#include "pmt_regs.h"
+#include "pmt_types.h"
+
+#endif

@@ -1,0 +1,305 @@
+/*
+ * pe.c - the pmt_pe object: configuration, create, reset, save and restore, the PE state, and
+ * the system-register entry points that dispatch to the unit owning each register.
+ */
+#include "../pe_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PMT_STATE_MAGIC 0x504D5431u /* "PMT1" */
+
+void pe_log(const pmt_pe *pe, const char *fmt, ...)
+{
+    if (!pe || !pe->cb.log)
+        return;
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    pe->cb.log(pe->cb.user, line);
+}
+
+pmt_pe_config pmt_pe_config_default(void)
+{
+    pmt_pe_config c;
+    memset(&c, 0, sizeof c);
+    c.have_el2 = true;
+    c.have_el3 = true;
+    c.have_aarch32 = true;
+    c.pmu_version = PMT_PMUV3P7;
+    c.num_counters = 6;
+    /* SW_INCR .. CHAIN: the common architectural and microarchitectural events 0x00-0x1F
+     * a typical core delivers (the model implements SW_INCR, CPU_CYCLES, CHAIN itself). */
+    c.common_events[0] = UINT64_C(0x00000000FFFFFFFF);
+    c.unattributable = PMT_UNATTRIB_NOT_COUNTED;
+    return c;
+}
+
+/* Checks a config; on a bad one returns a reason. */
+static const char *config_error(const pmt_pe_config *c)
+{
+    switch (c->pmu_version) {
+    case PMT_PMUV3: case PMT_PMUV3P1: case PMT_PMUV3P4: case PMT_PMUV3P5:
+    case PMT_PMUV3P7: case PMT_PMUV3P8: case PMT_PMUV3P9: break;
+    default: return "pmu_version is not a FEAT_PMUv3 version";
+    }
+    if (c->num_counters > PMT_MAX_EVENT_COUNTERS)
+        return "num_counters must be 0..31";
+    if (c->feat_hpmn0 && c->pmu_version < PMT_PMUV3P1)
+        return "FEAT_HPMN0 needs FEAT_PMUv3p1";
+    if (c->num_counters == 0 && c->have_el2 && !c->feat_hpmn0)
+        return "with EL2 and no FEAT_HPMN0 at least one event counter is needed (HPMN >= 1)";
+    if (c->feat_icntr && c->pmu_version < PMT_PMUV3P9)
+        return "FEAT_PMUv3_ICNTR needs FEAT_PMUv3p9";
+    if (c->feat_sebep && !c->feat_ebep)
+        return "FEAT_SEBEP needs FEAT_EBEP";
+    if (c->feat_sebep && c->pmu_version < PMT_PMUV3P9)
+        return "FEAT_SEBEP needs FEAT_PMUv3p9";
+    if (c->feat_ss && !c->have_el3)
+        return "FEAT_PMUv3_SS needs EL3";
+    if (c->have_sel2 && !(c->have_el2 && c->have_el3))
+        return "FEAT_SEL2 needs EL2 and EL3";
+    if (c->have_rme && !c->have_el3)
+        return "FEAT_RME needs EL3";
+    if (c->feat_spe_dpfzs && !c->feat_spev1p2)
+        return "FEAT_SPE_DPFZS needs FEAT_SPEv1p2";
+    if (c->unattributable != PMT_UNATTRIB_NOT_COUNTED && c->unattributable != PMT_UNATTRIB_COUNTED)
+        return "unattributable is not a pmt_unattributable_policy";
+    return NULL;
+}
+
+static void derive(pmt_pe *pe)
+{
+    pe->impl_mask = ((UINT64_C(1) << pe->cfg.num_counters) - 1) |
+                    (UINT64_C(1) << PMT_CYCLE_COUNTER_ID) |
+                    (pe->cfg.feat_icntr ? UINT64_C(1) << PMT_INSTRUCTION_COUNTER_ID : 0);
+}
+
+pmt_pe *pmt_pe_create(const pmt_pe_config *config, const pmt_pe_callbacks *callbacks)
+{
+    if (!config)
+        return NULL;
+    const char *why = config_error(config);
+    if (why) {
+        if (callbacks && callbacks->log) {
+            char line[200];
+            snprintf(line, sizeof line, "pmt_pe_create: bad config: %s", why);
+            callbacks->log(callbacks->user, line);
+        }
+        return NULL;
+    }
+    pmt_pe *pe = calloc(1, sizeof *pe);
+    if (!pe)
+        return NULL;
+    pe->cfg = *config;
+    if (callbacks)
+        pe->cb = *callbacks;
+    derive(pe);
+    pmt_pe_reset(pe);
+    return pe;
+}
+
+void pmt_pe_destroy(pmt_pe *pe)
+{
+    free(pe);
+}
+
+const pmt_pe_config *pmt_pe_get_config(const pmt_pe *pe)
+{
+    return pe ? &pe->cfg : NULL;
+}
+
+pmt_status pmt_pe_reset(pmt_pe *pe)
+{
+    if (!pe)
+        return PMT_ERR_NULL;
+    memset(&pe->st, 0, sizeof pe->st);
+    pe->st.magic = PMT_STATE_MAGIC;
+    pe->st.size = (uint32_t)sizeof pe->st;
+    /* Out of reset the PE is at its highest Exception level, Secure if EL3 exists. */
+    pe->st.pe.el = pe->cfg.have_el3 ? 3 : pe->cfg.have_el2 ? 2 : 1;
+    pe->st.pe.ss = pe->cfg.have_el3 ? PMT_SS_SECURE : PMT_SS_NONSECURE;
+    /* MDCR_EL2.HPMN resets to N (a warm-reset value where EL2 is the highest EL). */
+    pe->st.mdcr_el2 = PMT_PUT(MDCR_EL2, HPMN, pe->cfg.num_counters);
+    pmu_reset(pe);
+    pe->nslots = 0;
+    memset(pe->slot_of, 0, sizeof pe->slot_of);
+    pmu_update(pe);
+    return PMT_OK;
+}
+
+size_t pmt_pe_state_size(const pmt_pe *pe)
+{
+    (void)pe;
+    return sizeof(struct pmt_pe_arch);
+}
+
+pmt_status pmt_pe_save(pmt_pe *pe, void *buffer, size_t size)
+{
+    if (!pe || !buffer)
+        return PMT_ERR_NULL;
+    if (size < sizeof pe->st)
+        return PMT_ERR_ARG;
+    pmu_flush(pe);
+    memcpy(buffer, &pe->st, sizeof pe->st);
+    return PMT_OK;
+}
+
+pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size)
+{
+    if (!pe || !buffer)
+        return PMT_ERR_NULL;
+    struct pmt_pe_arch st;
+    if (size != sizeof st) {
+        pe_log(pe, "pmt_pe_restore: state of %zu bytes, expected %zu", size, sizeof st);
+        return PMT_ERR_STATE_BLOB;
+    }
+    memcpy(&st, buffer, sizeof st);
+    if (st.magic != PMT_STATE_MAGIC || st.size != sizeof st || st.pe.el > 3 ||
+        (unsigned)st.pe.ss > PMT_SS_ROOT) {
+        pe_log(pe, "pmt_pe_restore: not a saved pmtrace state");
+        return PMT_ERR_STATE_BLOB;
+    }
+    pmu_flush(pe);
+    pe->st = st;
+    pmu_update(pe);
+    return PMT_OK;
+}
+
+pmt_status pmt_pe_set_state(pmt_pe *pe, const pmt_pe_state *state)
+{
+    if (!pe || !state)
+        return PMT_ERR_NULL;
+    pmt_pe_state s = *state;
+    if (s.el > 3 || (unsigned)s.ss > PMT_SS_ROOT) {
+        pe_log(pe, "pmt_pe_set_state: EL%u / security state %u does not exist", s.el,
+               (unsigned)s.ss);
+        return PMT_ERR_ARG;
+    }
+    if ((s.el == 3 && !pe->cfg.have_el3) || (s.el == 2 && !pe->cfg.have_el2)) {
+        pe_log(pe, "pmt_pe_set_state: EL%u is not implemented", s.el);
+        return PMT_ERR_ARG;
+    }
+    if (!pe->cfg.have_el2)
+        s.el2_enabled = false;
+    pmu_flush(pe);
+    pe->st.pe = s;
+    pmu_update(pe);
+    return PMT_OK;
+}
+
+pmt_pe_state pmt_pe_get_state(const pmt_pe *pe)
+{
+    pmt_pe_state s;
+    memset(&s, 0, sizeof s);
+    return pe ? pe->st.pe : s;
+}
+
+pmt_status pmt_pe_id_aa64dfr(const pmt_pe *pe, uint64_t *dfr0, uint64_t *dfr1)
+{
+    if (!pe || !dfr0 || !dfr1)
+        return PMT_ERR_NULL;
+    *dfr0 = PMT_PUT(DFR0, PMUVer, pe->cfg.pmu_version) |
+            PMT_PUT(DFR0, HPMN0, pe->cfg.feat_hpmn0) | PMT_PUT(DFR0, PMSS, pe->cfg.feat_ss) |
+            PMT_PUT(DFR0, SEBEP, pe->cfg.feat_sebep);
+    *dfr1 = PMT_PUT(DFR1, PMICNTR, pe->cfg.feat_icntr) | PMT_PUT(DFR1, EBEP, pe->cfg.feat_ebep) |
+            PMT_PUT(DFR1, DPFZS, pe->cfg.feat_spe_dpfzs);
+    return PMT_OK;
+}
+
+/* MDCR_EL2 and MDCR_EL3: the fields the PMU reads are stored; the rest are RES0 here (the CPU
+ * model owns the debug fields it implements). */
+static uint64_t mdcr_el2_mask(const pmt_pe *pe)
+{
+    uint64_t m = PMT_MASK(MDCR_EL2, HPMN) | PMT_MASK(MDCR_EL2, TPMCR) | PMT_MASK(MDCR_EL2, TPM) |
+                 PMT_MASK(MDCR_EL2, HPME);
+    if (pe_have_pmu(pe, PMT_PMUV3P1))
+        m |= PMT_MASK(MDCR_EL2, HPMD);
+    if (pe_have_pmu(pe, PMT_PMUV3P5))
+        m |= PMT_MASK(MDCR_EL2, HCCD) | PMT_MASK(MDCR_EL2, HLP);
+    if (pe_have_pmu(pe, PMT_PMUV3P7))
+        m |= PMT_MASK(MDCR_EL2, HPMFZO);
+    if (pe->cfg.feat_spev1p2 && pe_have_pmu(pe, PMT_PMUV3P7))
+        m |= PMT_MASK(MDCR_EL2, HPMFZS);
+    if (pe->cfg.feat_ebep)
+        m |= PMT_MASK(MDCR_EL2, PMEE);
+    if (pe->cfg.feat_ss)
+        m |= PMT_MASK(MDCR_EL2, PMSSE);
+    return m;
+}
+
+static uint64_t mdcr_el3_mask(const pmt_pe *pe)
+{
+    uint64_t m = PMT_MASK(MDCR_EL3, TPM) | PMT_MASK(MDCR_EL3, SPME) | PMT_MASK(MDCR_EL3, EPMAD);
+    if (pe_have_pmu(pe, PMT_PMUV3P5))
+        m |= PMT_MASK(MDCR_EL3, SCCD);
+    if (pe_have_pmu(pe, PMT_PMUV3P7))
+        m |= PMT_MASK(MDCR_EL3, MCCD) | PMT_MASK(MDCR_EL3, MPMX);
+    if (pe_have_pmu(pe, PMT_PMUV3P9) || pe->cfg.feat_ebep || pe->cfg.feat_ss)
+        m |= PMT_MASK(MDCR_EL3, EnPM2);
+    if (pe->cfg.feat_ebep)
+        m |= PMT_MASK(MDCR_EL3, PMEE);
+    if (pe->cfg.feat_ss)
+        m |= PMT_MASK(MDCR_EL3, PMSSE) | PMT_MASK(MDCR_EL3, EnPMSS) | PMT_MASK(MDCR_EL3, EPMSSAD);
+    return m;
+}
+
+/* MDCR_EL2 is UNDEFINED below EL2; MDCR_EL3.TDA-style traps of MDCR_EL2 are the CPU's. At EL3
+ * without EL2 the register is RAZ/WI (docs/choices.md). */
+static pmt_access mdcr_access(pmt_pe *pe, pmt_reg_id id, bool write, uint64_t *value)
+{
+    unsigned el = pe->st.pe.el;
+    bool el2 = id == PMT_REG_MDCR_EL2;
+    if (el < (el2 ? 2u : 3u))
+        return PMT_ACCESS_UNDEFINED;
+    uint64_t *reg = el2 ? &pe->st.mdcr_el2 : &pe->st.mdcr_el3;
+    if (el2 && !pe->cfg.have_el2) {
+        if (!write)
+            *value = 0;
+        return PMT_ACCESS_OK;
+    }
+    if (!write) {
+        *value = *reg;
+        return PMT_ACCESS_OK;
+    }
+    uint64_t m = el2 ? mdcr_el2_mask(pe) : mdcr_el3_mask(pe);
+    pmu_flush(pe);
+    *reg = *value & m;
+    if (el2) {
+        unsigned hpmn = (unsigned)PMT_GET(MDCR_EL2, HPMN, *reg);
+        if (hpmn > pmu_effective_epmn(pe) || (hpmn == 0 && !pe->cfg.feat_hpmn0))
+            pe_log(pe, "MDCR_EL2.HPMN = %u is out of range (N = %u): CONSTRAINED UNPREDICTABLE, "
+                       "behaves as %u (RGNGCW)", hpmn, pmu_effective_epmn(pe),
+                   pmu_effective_hpmn(pe));
+    }
+    pmu_update(pe);
+    return PMT_ACCESS_OK;
+}
+
+pmt_access pmt_pe_sysreg_read(pmt_pe *pe, pmt_sysreg enc, uint64_t *value)
+{
+    if (!pe || !value)
+        return PMT_ACCESS_NOT_MINE;
+    pmt_reg_ref reg = pmt_sysreg_decode(enc);
+    if (reg.id == PMT_REG_MDCR_EL2 || reg.id == PMT_REG_MDCR_EL3)
+        return mdcr_access(pe, reg.id, false, value);
+    if (reg.id == PMT_REG_NONE)
+        return PMT_ACCESS_NOT_MINE;
+    return pmu_sysreg_read(pe, reg, value);
+}
+
+pmt_access pmt_pe_sysreg_write(pmt_pe *pe, pmt_sysreg enc, uint64_t value)
+{
+    if (!pe)
+        return PMT_ACCESS_NOT_MINE;
+    pmt_reg_ref reg = pmt_sysreg_decode(enc);
+    if (reg.id == PMT_REG_MDCR_EL2 || reg.id == PMT_REG_MDCR_EL3)
+        return mdcr_access(pe, reg.id, true, &value);
+    if (reg.id == PMT_REG_NONE)
+        return PMT_ACCESS_NOT_MINE;
+    return pmu_sysreg_write(pe, reg, value);
+}

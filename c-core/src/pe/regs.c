@@ -1,0 +1,159 @@
+/* regs.c - register names, encodings and field-by-field formatting, from pmt_regs.h's lists. */
+#include "pmtrace/pmt_regs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *pmt_status_name(pmt_status status)
+{
+    switch (status) {
+    case PMT_OK: return "OK";
+    case PMT_ERR_NULL: return "NULL argument";
+    case PMT_ERR_CONFIG: return "bad configuration";
+    case PMT_ERR_ARG: return "argument out of range";
+    case PMT_ERR_STATE_BLOB: return "not a saved state of this model";
+    case PMT_ERR_NOT_IMPLEMENTED: return "feature not configured";
+    }
+    return "unknown status";
+}
+
+const char *pmt_access_name(pmt_access access)
+{
+    switch (access) {
+    case PMT_ACCESS_OK: return "OK";
+    case PMT_ACCESS_UNDEFINED: return "UNDEFINED";
+    case PMT_ACCESS_TRAP_EL1: return "trap to EL1";
+    case PMT_ACCESS_TRAP_EL2: return "trap to EL2";
+    case PMT_ACCESS_TRAP_EL3: return "trap to EL3";
+    case PMT_ACCESS_NOT_MINE: return "not a register of this model";
+    }
+    return "unknown access result";
+}
+
+static const struct {
+    const char *name;
+    pmt_sysreg enc;
+} sysregs[PMT_REG_COUNT_] = {
+#define PMT_REG_ENTRY_(id, op0, op1, crn, crm, op2) [PMT_REG_##id] = {#id, {op0, op1, crn, crm, op2}},
+    PMT_SYSREG_LIST(PMT_REG_ENTRY_)
+#undef PMT_REG_ENTRY_
+    [PMT_REG_PMEVCNTR_EL0] = {"PMEVCNTR<n>_EL0", {3, 3, 14, 8, 0}},
+    [PMT_REG_PMEVTYPER_EL0] = {"PMEVTYPER<n>_EL0", {3, 3, 14, 12, 0}},
+};
+
+static bool same(pmt_sysreg a, pmt_sysreg b)
+{
+    return a.op0 == b.op0 && a.op1 == b.op1 && a.crn == b.crn && a.crm == b.crm && a.op2 == b.op2;
+}
+
+pmt_reg_ref pmt_sysreg_decode(pmt_sysreg enc)
+{
+    pmt_reg_ref ref = {PMT_REG_NONE, 0};
+    /* PMEVCNTR<n>_EL0: CRm = 0b10:n[4:3], op2 = n[2:0]; PMEVTYPER<n>_EL0: CRm = 0b11:n[4:3].
+     * n = 31 of PMEVTYPER is PMCCFILTR_EL0; n = 31 of PMEVCNTR is unallocated. */
+    if (enc.op0 == 3 && enc.op1 == 3 && enc.crn == 14 && enc.crm >= 8 && enc.crm <= 15 &&
+        enc.op2 <= 7) {
+        unsigned n = (unsigned)(enc.crm & 3) << 3 | enc.op2;
+        if (n == 31)
+            ref.id = enc.crm >= 12 ? PMT_REG_PMCCFILTR_EL0 : PMT_REG_NONE;
+        else {
+            ref.id = enc.crm >= 12 ? PMT_REG_PMEVTYPER_EL0 : PMT_REG_PMEVCNTR_EL0;
+            ref.index = n;
+        }
+        return ref;
+    }
+    for (int id = 1; id < PMT_REG_PMEVCNTR_EL0; id++) {
+        if (same(sysregs[id].enc, enc)) {
+            ref.id = (pmt_reg_id)id;
+            return ref;
+        }
+    }
+    return ref;
+}
+
+pmt_sysreg pmt_sysreg_encode(pmt_reg_ref reg)
+{
+    if (reg.id <= PMT_REG_NONE || reg.id >= PMT_REG_COUNT_)
+        return PMT_SYSREG(0, 0, 0, 0, 0);
+    pmt_sysreg e = sysregs[reg.id].enc;
+    if (reg.id == PMT_REG_PMEVCNTR_EL0 || reg.id == PMT_REG_PMEVTYPER_EL0) {
+        unsigned n = reg.index & 31;
+        e.crm = (uint8_t)(e.crm | n >> 3);
+        e.op2 = (uint8_t)(n & 7);
+    }
+    return e;
+}
+
+const char *pmt_reg_name(pmt_reg_id id)
+{
+    if (id <= PMT_REG_NONE || id >= PMT_REG_COUNT_)
+        return "?";
+    return sysregs[id].name;
+}
+
+/* The field list of each layout, generated from PMT_FIELD_LIST. */
+typedef struct {
+    const char *layout;
+    const char *name;
+    unsigned lsb, width;
+} field_desc;
+
+static const field_desc fields[] = {
+#define PMT_FIELD_ENTRY_(reg, field, lsb, width) {#reg, #field, lsb, width},
+    PMT_FIELD_LIST(PMT_FIELD_ENTRY_)
+#undef PMT_FIELD_ENTRY_
+};
+
+/* The layout a register's fields are listed under in PMT_FIELD_LIST. */
+static const char *layout_of(pmt_reg_id id)
+{
+    switch (id) {
+    case PMT_REG_PMCR_EL0: return "PMCR";
+    case PMT_REG_PMEVTYPER_EL0: case PMT_REG_PMXEVTYPER_EL0:
+    case PMT_REG_PMCCFILTR_EL0: case PMT_REG_PMICFILTR_EL0: return "PMEVTYPER";
+    case PMT_REG_PMUSERENR_EL0: return "PMUSERENR";
+    case PMT_REG_PMSELR_EL0: return "PMSELR";
+    case PMT_REG_PMMIR_EL1: return "PMMIR";
+    case PMT_REG_PMECR_EL1: return "PMECR";
+    case PMT_REG_MDCR_EL2: return "MDCR_EL2";
+    case PMT_REG_MDCR_EL3: return "MDCR_EL3";
+    default: return NULL;
+    }
+}
+
+size_t pmt_reg_format(pmt_reg_ref reg, uint64_t value, char *buf, size_t size)
+{
+    char name[32];
+    if (reg.id == PMT_REG_PMEVCNTR_EL0 || reg.id == PMT_REG_PMEVTYPER_EL0)
+        snprintf(name, sizeof name, "%s%u_EL0", reg.id == PMT_REG_PMEVCNTR_EL0 ? "PMEVCNTR"
+                                                                                 : "PMEVTYPER",
+                 reg.index);
+    else
+        snprintf(name, sizeof name, "%s", pmt_reg_name(reg.id));
+    char out[512];
+    size_t len = (size_t)snprintf(out, sizeof out, "%s = 0x%llx", name, (unsigned long long)value);
+    const char *layout = layout_of(reg.id);
+    if (layout) {
+        const char *sep = " {";
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0] && len < sizeof out; i++) {
+            if (strcmp(fields[i].layout, layout) != 0)
+                continue;
+            uint64_t f = value >> fields[i].lsb & (~UINT64_C(0) >> (64 - fields[i].width));
+            if (!f)
+                continue;
+            len += (size_t)snprintf(out + len, sizeof out - len, f > 9 ? "%s%s=0x%llx" : "%s%s=%llu",
+                                    sep, fields[i].name, (unsigned long long)f);
+            sep = ", ";
+        }
+        if (sep[0] == ',' && len < sizeof out)
+            len += (size_t)snprintf(out + len, sizeof out - len, "}");
+    }
+    if (len >= sizeof out)
+        len = sizeof out - 1;
+    if (buf && size) {
+        size_t n = len < size - 1 ? len : size - 1;
+        memcpy(buf, out, n);
+        buf[n] = '\0';
+    }
+    return len;
+}

@@ -1,0 +1,98 @@
+/*
+ * pe_internal.h - the layout of a pmt_pe. Architectural state (struct pmt_pe_arch) is plain data
+ * so that save and restore are a copy; everything else is derived from it and rebuilt.
+ */
+#ifndef PMTRACE_PE_INTERNAL_H
+#define PMTRACE_PE_INTERNAL_H
+
+#include "pmtrace/pmt_pe.h"
+#include "pmtrace/pmt_pmu.h"
+
+#define PMT_NUM_COUNTER_IDS 33 /* event counters 0..30, cycle counter 31, instruction counter 32 */
+
+/* Registers of the Performance Monitors. cnt[] and typer[] are indexed by counter id:
+ * PMEVCNTR<n>/PMEVTYPER<n> at n, PMCCNTR/PMCCFILTR at 31, PMICNTR/PMICFILTR at 32. */
+struct pmt_pmu_regs {
+    uint64_t pmcr;   /* the stored (writable) bits only: E, D, DP, LC, LP, FZO, FZS */
+    uint64_t cnten;  /* PMCNTENSET/CLR */
+    uint64_t ovs;    /* PMOVSSET/CLR */
+    uint64_t inten;  /* PMINTENSET/CLR */
+    uint64_t cnt[PMT_NUM_COUNTER_IDS];
+    uint64_t typer[PMT_NUM_COUNTER_IDS];
+    uint64_t selr, userenr, uacr, pmccr, pmecr, pmiar;
+    uint64_t ccnt_prescale; /* cycles counted towards the next PMCCNTR increment when PMCR.D=1 */
+    bool spe_e, spe_pmfz, spe_s; /* PMBLIMITR_EL1.E, PMBLIMITR_EL1.PMFZ, PMBSR_EL1.S */
+};
+
+struct pmt_pe_arch {
+    uint32_t magic;
+    uint32_t size;
+    pmt_pe_state pe;
+    uint64_t mdcr_el2;
+    uint64_t mdcr_el3;
+    struct pmt_pmu_regs pmu;
+};
+
+/* Lazy counting: the counters that currently count one event number share a slot. count()
+ * adds to `pending` until `room` (events before the first overflow) runs out. */
+struct pmt_pmu_slot {
+    uint64_t room;
+    uint64_t pending;
+    uint64_t mask; /* counter ids counting this event */
+    uint16_t event;
+};
+
+struct pmt_pe {
+    pmt_pe_config cfg;
+    pmt_pe_callbacks cb;
+    struct pmt_pe_arch st;
+
+    /* derived from cfg */
+    uint64_t impl_mask; /* implemented counter ids: 0..N-1, 31, and 32 with FEAT_PMUv3_ICNTR */
+
+    /* derived from st; rebuilt by pmu_update() */
+    bool irq_level, cti_level, halt_level, brbe_frozen;
+    unsigned nslots;
+    struct pmt_pmu_slot slots[PMT_NUM_COUNTER_IDS + 1]; /* slot 0 is unused */
+    uint8_t slot_of[65536];                              /* event number -> slot, 0 for none */
+};
+
+/* Logging (pe.c). */
+void pe_log(const pmt_pe *pe, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Counter ranges (GetPMUCounterRange). */
+enum pmu_range { PMU_R1 = 1, PMU_R2 = 2, PMU_R3 = 3 };
+unsigned pmu_effective_epmn(const pmt_pe *pe);
+unsigned pmu_effective_hpmn(const pmt_pe *pe);
+enum pmu_range pmu_counter_range(const pmt_pe *pe, unsigned idx);
+unsigned pmu_counters_accessible(const pmt_pe *pe);   /* GetNumEventCountersAccessible */
+unsigned pmu_counters_selfhosted(const pmt_pe *pe);   /* GetNumEventCountersSelfHosted */
+bool pmu_count_events(const pmt_pe *pe, unsigned idx, bool unattributable); /* CountPMUEvents */
+unsigned pmu_overflow_bit(const pmt_pe *pe, unsigned idx); /* 32 or 64 */
+
+/* Overflow conditions (CheckPMUOverflowCondition). */
+enum pmu_ovf_reason { PMU_OVF_PMU_EXCEPTION, PMU_OVF_BRBE_FREEZE, PMU_OVF_FREEZE, PMU_OVF_IRQ };
+bool pmu_overflow_condition(const pmt_pe *pe, enum pmu_ovf_reason reason, bool r1, bool r2,
+                            bool r3);
+bool pmu_interrupt_enabled(const pmt_pe *pe); /* PMUInterruptEnabled */
+
+/* Counting machinery (pmu_count.c). */
+void pmu_flush(pmt_pe *pe);  /* folds pending counts into the counters; no overflow can occur */
+void pmu_update(pmt_pe *pe); /* after any state change: outputs, then slots */
+void pmu_increment(pmt_pe *pe, uint16_t event, uint64_t n, int only_idx);
+
+/* Register access (pmu_sysreg.c) and reset. */
+void pmu_reset(pmt_pe *pe);
+pmt_access pmu_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);
+pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value);
+
+static inline bool pe_have_pmu(const pmt_pe *pe, pmt_pmu_version v)
+{
+    return pe->cfg.pmu_version >= v;
+}
+
+#endif

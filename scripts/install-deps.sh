@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every Debian package pmtrace needs, and does nothing (quickly) when all are present.
+# Run as root (or with sudo available). Nothing is downloaded except Debian packages.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config ninja-build clang-format
+  libsystemc-dev
+  libgtest-dev libgmock-dev
+  libboost-dev libboost-program-options-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "install-deps: run as root (or install sudo)" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"
