@@ -45,8 +45,18 @@ typedef struct pmt_sysreg {
     uint8_t op0, op1, crn, crm, op2;
 } pmt_sysreg;
 
-#define PMT_SYSREG(op0_, op1_, crn_, crm_, op2_) \
-    ((pmt_sysreg){(uint8_t)(op0_), (uint8_t)(op1_), (uint8_t)(crn_), (uint8_t)(crm_), (uint8_t)(op2_)})
+static inline pmt_sysreg pmt_sysreg_make(unsigned op0, unsigned op1, unsigned crn, unsigned crm,
+                                         unsigned op2)
+{
+    pmt_sysreg r;
+    r.op0 = (uint8_t)op0;
+    r.op1 = (uint8_t)op1;
+    r.crn = (uint8_t)crn;
+    r.crm = (uint8_t)crm;
+    r.op2 = (uint8_t)op2;
+    return r;
+}
+#define PMT_SYSREG(op0, op1, crn, crm, op2) pmt_sysreg_make(op0, op1, crn, crm, op2)
 
 /* Security state (CurrentSecurityState()). */
 typedef enum pmt_security {

@@ -1,0 +1,113 @@
+// pe_fixture.h - a pmt_pe under test, reached only through the public C API.
+#ifndef PMTRACE_TESTS_PE_FIXTURE_H
+#define PMTRACE_TESTS_PE_FIXTURE_H
+
+#include <gtest/gtest.h>
+#include <pmtrace/pmtrace.h>
+
+#include <string>
+#include <vector>
+
+class PeTest : public ::testing::Test {
+protected:
+    pmt_pe_config cfg = pmt_pe_config_default();
+    pmt_pe* pe = nullptr;
+
+    // Every output change, in order.
+    std::vector<bool> irq_changes, cti_changes, halt_changes;
+    int brbe_freezes = 0;
+    std::vector<std::string> log_lines;
+
+    void TearDown() override { pmt_pe_destroy(pe); }
+
+    pmt_pe_callbacks callbacks()
+    {
+        pmt_pe_callbacks cb{};
+        cb.user = this;
+        cb.pmuirq = [](void* u, bool l) { static_cast<PeTest*>(u)->irq_changes.push_back(l); };
+        cb.cti_pmu_overflow = [](void* u, bool l) { static_cast<PeTest*>(u)->cti_changes.push_back(l); };
+        cb.halt_request = [](void* u, bool l) { static_cast<PeTest*>(u)->halt_changes.push_back(l); };
+        cb.brbe_freeze = [](void* u) { static_cast<PeTest*>(u)->brbe_freezes++; };
+        cb.log = [](void* u, const char* m) { static_cast<PeTest*>(u)->log_lines.emplace_back(m); };
+        return cb;
+    }
+
+    // Creates the model from cfg and puts the PE at EL2, Non-secure, EL2 enabled: every PMU
+    // register is accessible there and MDCR_EL2 can be written.
+    void make()
+    {
+        pmt_pe_callbacks cb = callbacks();
+        pe = pmt_pe_create(&cfg, &cb);
+        ASSERT_NE(pe, nullptr) << (log_lines.empty() ? "" : log_lines.back());
+        at(cfg.have_el2 ? 2 : 1);
+    }
+
+    void at(unsigned el, pmt_security ss = PMT_SS_NONSECURE, bool el2_enabled = true,
+            bool tge = false)
+    {
+        pmt_pe_state s{};
+        s.el = static_cast<uint8_t>(el);
+        s.ss = ss;
+        s.el2_enabled = el2_enabled && cfg.have_el2;
+        s.hcr_tge = tge;
+        ASSERT_EQ(pmt_pe_set_state(pe, &s), PMT_OK);
+    }
+
+    void set_debug(bool debug)
+    {
+        pmt_pe_state s = pmt_pe_get_state(pe);
+        s.debug = debug;
+        ASSERT_EQ(pmt_pe_set_state(pe, &s), PMT_OK);
+    }
+
+    static pmt_sysreg enc(pmt_reg_id id, unsigned n = 0) { return pmt_sysreg_encode({id, n}); }
+
+    pmt_access read(pmt_reg_id id, uint64_t* v, unsigned n = 0)
+    {
+        return pmt_pe_sysreg_read(pe, enc(id, n), v);
+    }
+    pmt_access write(pmt_reg_id id, uint64_t v, unsigned n = 0)
+    {
+        return pmt_pe_sysreg_write(pe, enc(id, n), v);
+    }
+
+    // Reads and writes that must succeed at the current state.
+    uint64_t rd(pmt_reg_id id, unsigned n = 0)
+    {
+        uint64_t v = 0xDEADBEEF;
+        pmt_access a = read(id, &v, n);
+        EXPECT_EQ(a, PMT_ACCESS_OK) << pmt_reg_name(id) << " read: " << pmt_access_name(a);
+        return v;
+    }
+    void wr(pmt_reg_id id, uint64_t v, unsigned n = 0)
+    {
+        pmt_access a = write(id, v, n);
+        EXPECT_EQ(a, PMT_ACCESS_OK) << pmt_reg_name(id) << " write: " << pmt_access_name(a);
+    }
+
+    // Writes a register from EL3 (or the highest EL), then returns to the state the test had.
+    void wr_high(pmt_reg_id id, uint64_t v, unsigned n = 0)
+    {
+        pmt_pe_state saved = pmt_pe_get_state(pe);
+        at(cfg.have_el3 ? 3 : cfg.have_el2 ? 2 : 1, cfg.have_el3 ? PMT_SS_ROOT : PMT_SS_NONSECURE);
+        wr(id, v, n);
+        ASSERT_EQ(pmt_pe_set_state(pe, &saved), PMT_OK);
+    }
+
+    // Counter n counts `event` at Non-secure EL0, EL1 and EL2 (NSH=1) and is enabled; PMCR.E is
+    // left to the test.
+    void program(unsigned n, uint16_t event, uint64_t value = 0)
+    {
+        wr(PMT_REG_PMEVTYPER_EL0, event | PMT_MASK(PMEVTYPER, NSH), n);
+        wr(PMT_REG_PMEVCNTR_EL0, value, n);
+        wr(PMT_REG_PMCNTENSET_EL0, uint64_t{1} << n);
+    }
+
+    void count(uint16_t event, uint64_t n) { ASSERT_EQ(pmt_pmu_count(pe, event, n), PMT_OK); }
+
+    static constexpr uint64_t C = uint64_t{1} << 31;  // cycle counter bit
+    static constexpr uint64_t F0 = uint64_t{1} << 32; // instruction counter bit
+    static constexpr uint64_t bit(unsigned n) { return uint64_t{1} << n; }
+};
+
+#endif

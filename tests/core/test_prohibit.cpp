@@ -1,0 +1,1 @@
+#include "pe_fixture.h"
