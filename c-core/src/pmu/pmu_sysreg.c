@@ -18,7 +18,8 @@ enum el0_gate {
     EL0_PMCR,    /* PMUSERENR_EL0.EN only */
     EL0_SWINC,   /* EN, SW, or UEN */
     EL0_CCNTR,   /* reads: EN, CR or UEN; writes: EN or UEN */
-    EL0_EVCNTR,  /* reads: EN, ER or UEN; writes: EN or UEN (also PMSELR, PMXEVCNTR) */
+    EL0_EVCNTR,  /* reads: EN, ER or UEN; writes: EN or UEN (also PMXEVCNTR) */
+    EL0_SELR,    /* PMSELR_EL0: reads and writes with EN, ER or UEN */
     EL0_USERENR  /* PMUSERENR_EL0: readable at EL0, writes UNDEFINED */
 };
 
@@ -46,6 +47,7 @@ static pmt_access check_access(const pmt_pe *pe, enum el0_gate gate, bool write,
         case EL0_SWINC: ok = en || USERENR(SW) || uen; break;
         case EL0_CCNTR: ok = en || uen || (!write && USERENR(CR)); break;
         case EL0_EVCNTR: ok = en || uen || (!write && USERENR(ER)); break;
+        case EL0_SELR: ok = en || uen || USERENR(ER); break;
         case EL0_USERENR:
             if (write)
                 return PMT_ACCESS_UNDEFINED;
@@ -256,7 +258,7 @@ pmt_access pmu_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
     case PMT_REG_PMZR_EL0:
         return PMT_ACCESS_UNDEFINED; /* write-only */
     case PMT_REG_PMSELR_EL0:
-        if ((a = check_access(pe, EL0_EVCNTR, false, false, -1)) == PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_SELR, false, false, -1)) == PMT_ACCESS_OK)
             *value = r->selr;
         return a;
     case PMT_REG_PMCEID0_EL0:
@@ -367,7 +369,7 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
         break;
     }
     case PMT_REG_PMSELR_EL0:
-        if ((a = check_access(pe, EL0_EVCNTR, true, false, -1)) != PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_SELR, true, false, -1)) != PMT_ACCESS_OK)
             return a;
         r->selr = v & PMT_MASK(PMSELR, SEL);
         break;
