@@ -18,7 +18,8 @@
 
 namespace po = boost::program_options;
 
-namespace {
+namespace
+{
 
 struct Options {
     uint64_t iterations = 1000000;
@@ -32,12 +33,12 @@ struct Mix {
     uint64_t per_iteration;
 };
 const Mix workload[] = {
-    {PMT_EV_CPU_CYCLES, 1300}, {PMT_EV_INST_RETIRED, 1000}, {PMT_EV_BR_RETIRED, 200},
-    {PMT_EV_BR_MIS_PRED_RETIRED, 7}, {PMT_EV_L1D_CACHE, 300}, {PMT_EV_L1D_CACHE_REFILL, 12},
+    {PMT_EV_CPU_CYCLES, 1300},       {PMT_EV_INST_RETIRED, 1000}, {PMT_EV_BR_RETIRED, 200},
+    {PMT_EV_BR_MIS_PRED_RETIRED, 7}, {PMT_EV_L1D_CACHE, 300},     {PMT_EV_L1D_CACHE_REFILL, 12},
 };
 
 struct Vp {
-    pmt_pe* pe = nullptr;
+    pmt_pe *pe = nullptr;
     bool irq = false;
     uint64_t interrupts = 0;
 
@@ -61,7 +62,7 @@ std::string grouped(uint64_t v)
     return s;
 }
 
-int run(const Options& opt)
+int run(const Options &opt)
 {
     pmt_pe_config cfg = pmt_pe_config_default();
     cfg.num_counters = opt.counters;
@@ -69,8 +70,8 @@ int run(const Options& opt)
     pmt_pe_callbacks cb{};
     Vp vp;
     cb.user = &vp;
-    cb.pmuirq = [](void* u, bool level) { static_cast<Vp*>(u)->irq = level; };
-    cb.log = [](void*, const char* m) { std::fprintf(stderr, "pmtrace: %s\n", m); };
+    cb.pmuirq = [](void *u, bool level) { static_cast<Vp *>(u)->irq = level; };
+    cb.log = [](void *, const char *m) { std::fprintf(stderr, "pmtrace: %s\n", m); };
     vp.pe = pmt_pe_create(&cfg, &cb);
     if (!vp.pe)
         return 2;
@@ -86,8 +87,8 @@ int run(const Options& opt)
     vp.write(PMT_REG_PMCNTENCLR_EL0, ~uint64_t{0});
     vp.write(PMT_REG_PMINTENCLR_EL1, ~uint64_t{0});
     vp.write(PMT_REG_PMOVSCLR_EL0, ~uint64_t{0});
-    const uint64_t pmcr = PMT_MASK(PMCR, P) | PMT_MASK(PMCR, C) | PMT_MASK(PMCR, LC) |
-                          PMT_MASK(PMCR, LP);
+    const uint64_t pmcr =
+        PMT_MASK(PMCR, P) | PMT_MASK(PMCR, C) | PMT_MASK(PMCR, LC) | PMT_MASK(PMCR, LP);
     vp.write(PMT_REG_PMCR_EL0, pmcr);
 
     // Counter 0 samples CPU_CYCLES every `period` events (64-bit counter, LP=1); the others
@@ -104,7 +105,7 @@ int run(const Options& opt)
 
     auto t0 = std::chrono::steady_clock::now();
     for (uint64_t i = 0; i < opt.iterations; i++) {
-        for (const Mix& m : workload)
+        for (const Mix &m : workload)
             pmt_pmu_count(vp.pe, m.event, m.per_iteration);
         if (vp.irq) { // the overflow handler: read, clear, re-arm
             uint64_t ovs = vp.read(PMT_REG_PMOVSCLR_EL0);
@@ -129,13 +130,14 @@ int run(const Options& opt)
                 opt.counters);
     std::printf("%20s      %-24s (PMCCNTR_EL0)\n", grouped(cycles).c_str(), "cycles");
     for (unsigned n = 1; n < used; n++) {
-        const pmt_event_info* ev = pmt_event_lookup(workload[n].event);
+        const pmt_event_info *ev = pmt_event_lookup(workload[n].event);
         std::printf("%20s      %-24s (PMEVCNTR%u_EL0)", grouped(counts[n]).c_str(),
                     ev ? ev->name : "?", n);
         if (workload[n].event == PMT_EV_INST_RETIRED && cycles)
             std::printf("  # %5.2f insn per cycle", double(counts[n]) / double(cycles));
         if (workload[n].event == PMT_EV_BR_MIS_PRED_RETIRED && counts[2])
-            std::printf("  # %5.2f%% of all branches", 100.0 * double(counts[n]) / double(counts[2]));
+            std::printf("  # %5.2f%% of all branches",
+                        100.0 * double(counts[n]) / double(counts[2]));
         std::printf("\n");
     }
     std::printf("%20s      %-24s (PMUIRQ, every %s cycles on PMEVCNTR0_EL0)\n",
@@ -149,7 +151,7 @@ int run(const Options& opt)
 
 } // namespace
 
-int main(int argc, char** argv)
+int main(int argc, char **argv)
 {
     Options opt;
     po::options_description desc("pmtrace-vp: run the Arm PMU model on a workload and report "
@@ -165,7 +167,7 @@ int main(int argc, char** argv)
     try {
         po::store(po::parse_command_line(argc, argv, desc), vm);
         po::notify(vm);
-    } catch (const po::error& e) {
+    } catch (const po::error &e) {
         std::cerr << "pmtrace-vp: " << e.what() << "\n\n" << desc << "\n";
         return 2;
     }

@@ -8,15 +8,16 @@
 #include "pmtrace/pmt_pe.h"
 #include "pmtrace/pmt_pmu.h"
 
-#define PMT_NUM_COUNTER_IDS 33 /* event counters 0..30, cycle counter 31, instruction counter 32 */
+#define PMT_NUM_COUNTER_IDS 33 /* event counters 0..30, cycle counter 31, instruction counter 32   \
+                                */
 
 /* Registers of the Performance Monitors. cnt[] and typer[] are indexed by counter id:
  * PMEVCNTR<n>/PMEVTYPER<n> at n, PMCCNTR/PMCCFILTR at 31, PMICNTR/PMICFILTR at 32. */
 struct pmt_pmu_regs {
-    uint64_t pmcr;   /* the stored (writable) bits only: E, D, DP, LC, LP, FZO, FZS */
-    uint64_t cnten;  /* PMCNTENSET/CLR */
-    uint64_t ovs;    /* PMOVSSET/CLR */
-    uint64_t inten;  /* PMINTENSET/CLR */
+    uint64_t pmcr;  /* the stored (writable) bits only: E, D, DP, LC, LP, FZO, FZS */
+    uint64_t cnten; /* PMCNTENSET/CLR */
+    uint64_t ovs;   /* PMOVSSET/CLR */
+    uint64_t inten; /* PMINTENSET/CLR */
     uint64_t cnt[PMT_NUM_COUNTER_IDS];
     uint64_t typer[PMT_NUM_COUNTER_IDS];
     uint64_t selr, userenr, uacr, pmccr, pmecr, pmiar;
@@ -54,7 +55,7 @@ struct pmt_pe {
     bool irq_level, cti_level, halt_level, brbe_frozen;
     unsigned nslots;
     struct pmt_pmu_slot slots[PMT_NUM_COUNTER_IDS + 1]; /* slot 0 is unused */
-    uint8_t slot_of[65536];                              /* event number -> slot, 0 for none */
+    uint8_t slot_of[65536];                             /* event number -> slot, 0 for none */
 };
 
 /* Logging (pe.c). */
@@ -69,10 +70,10 @@ enum pmu_range { PMU_R1 = 1, PMU_R2 = 2, PMU_R3 = 3 };
 unsigned pmu_effective_epmn(const pmt_pe *pe);
 unsigned pmu_effective_hpmn(const pmt_pe *pe);
 enum pmu_range pmu_counter_range(const pmt_pe *pe, unsigned idx);
-unsigned pmu_counters_accessible(const pmt_pe *pe);   /* GetNumEventCountersAccessible */
-unsigned pmu_counters_selfhosted(const pmt_pe *pe);   /* GetNumEventCountersSelfHosted */
+unsigned pmu_counters_accessible(const pmt_pe *pe); /* GetNumEventCountersAccessible */
+unsigned pmu_counters_selfhosted(const pmt_pe *pe); /* GetNumEventCountersSelfHosted */
 bool pmu_count_events(const pmt_pe *pe, unsigned idx, bool unattributable); /* CountPMUEvents */
-unsigned pmu_overflow_bit(const pmt_pe *pe, unsigned idx); /* 32 or 64 */
+unsigned pmu_overflow_bit(const pmt_pe *pe, unsigned idx);                  /* 32 or 64 */
 
 /* Overflow conditions (CheckPMUOverflowCondition). */
 enum pmu_ovf_reason { PMU_OVF_PMU_EXCEPTION, PMU_OVF_BRBE_FREEZE, PMU_OVF_FREEZE, PMU_OVF_IRQ };

@@ -3,7 +3,8 @@
 
 #include <systemc>
 
-namespace pmtrace {
+namespace pmtrace
+{
 
 std::string format_access(pmt_reg_ref reg, uint64_t value, bool write)
 {
@@ -17,7 +18,7 @@ std::string format_access(pmt_reg_ref reg, uint64_t value, bool write)
     return line;
 }
 
-void log_access(const char* msg_type, pmt_reg_ref reg, uint64_t value, bool write)
+void log_access(const char *msg_type, pmt_reg_ref reg, uint64_t value, bool write)
 {
     if (sc_core::sc_report_handler::get_verbosity_level() < sc_core::SC_HIGH)
         return;

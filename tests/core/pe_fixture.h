@@ -8,10 +8,11 @@
 #include <string>
 #include <vector>
 
-class PeTest : public ::testing::Test {
-protected:
+class PeTest : public ::testing::Test
+{
+  protected:
     pmt_pe_config cfg = pmt_pe_config_default();
-    pmt_pe* pe = nullptr;
+    pmt_pe *pe = nullptr;
 
     // Every output change, in order.
     std::vector<bool> irq_changes, cti_changes, halt_changes;
@@ -24,11 +25,17 @@ protected:
     {
         pmt_pe_callbacks cb{};
         cb.user = this;
-        cb.pmuirq = [](void* u, bool l) { static_cast<PeTest*>(u)->irq_changes.push_back(l); };
-        cb.cti_pmu_overflow = [](void* u, bool l) { static_cast<PeTest*>(u)->cti_changes.push_back(l); };
-        cb.halt_request = [](void* u, bool l) { static_cast<PeTest*>(u)->halt_changes.push_back(l); };
-        cb.brbe_freeze = [](void* u) { static_cast<PeTest*>(u)->brbe_freezes++; };
-        cb.log = [](void* u, const char* m) { static_cast<PeTest*>(u)->log_lines.emplace_back(m); };
+        cb.pmuirq = [](void *u, bool l) { static_cast<PeTest *>(u)->irq_changes.push_back(l); };
+        cb.cti_pmu_overflow = [](void *u, bool l) {
+            static_cast<PeTest *>(u)->cti_changes.push_back(l);
+        };
+        cb.halt_request = [](void *u, bool l) {
+            static_cast<PeTest *>(u)->halt_changes.push_back(l);
+        };
+        cb.brbe_freeze = [](void *u) { static_cast<PeTest *>(u)->brbe_freezes++; };
+        cb.log = [](void *u, const char *m) {
+            static_cast<PeTest *>(u)->log_lines.emplace_back(m);
+        };
         return cb;
     }
 
@@ -62,7 +69,7 @@ protected:
 
     static pmt_sysreg enc(pmt_reg_id id, unsigned n = 0) { return pmt_sysreg_encode({id, n}); }
 
-    pmt_access read(pmt_reg_id id, uint64_t* v, unsigned n = 0)
+    pmt_access read(pmt_reg_id id, uint64_t *v, unsigned n = 0)
     {
         return pmt_pe_sysreg_read(pe, enc(id, n), v);
     }

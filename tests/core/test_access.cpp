@@ -2,9 +2,12 @@
 // MDCR_EL2.TPM/TPMCR, MDCR_EL3.TPM, HPMN, EL1-only registers).
 #include "pe_fixture.h"
 
-namespace {
+namespace
+{
 
-class Access : public PeTest {};
+class Access : public PeTest
+{
+};
 
 TEST_F(Access, El0WithoutPmuserenrTrapsToEl1)
 {
@@ -187,7 +190,7 @@ TEST_F(Access, UenWithPmuacrGivesPerCounterAccess)
     at(0);
     EXPECT_EQ(rd(PMT_REG_PMEVCNTR_EL0, 0), 0u); // not granted: reads as zero
     EXPECT_EQ(rd(PMT_REG_PMEVCNTR_EL0, 1), 22u);
-    wr(PMT_REG_PMEVCNTR_EL0, 5, 0);             // ignored
+    wr(PMT_REG_PMEVCNTR_EL0, 5, 0); // ignored
     at(2);
     EXPECT_EQ(rd(PMT_REG_PMEVCNTR_EL0, 0), 11u);
 }

@@ -3,9 +3,12 @@
 
 #include <cstring>
 
-namespace {
+namespace
+{
 
-class Config : public PeTest {};
+class Config : public PeTest
+{
+};
 
 TEST_F(Config, DefaultConfigCreates)
 {
@@ -35,7 +38,7 @@ TEST_F(Config, InvalidFeatureCombinationsAreRefused)
     c.num_counters = 0; // EL2 without FEAT_HPMN0 needs HPMN >= 1
     EXPECT_EQ(pmt_pe_create(&c, &cb), nullptr);
     c.feat_hpmn0 = true;
-    pmt_pe* ok = pmt_pe_create(&c, &cb);
+    pmt_pe *ok = pmt_pe_create(&c, &cb);
     EXPECT_NE(ok, nullptr);
     pmt_pe_destroy(ok);
 }

@@ -2,9 +2,12 @@
 // the headroom query tells how far a caller may run without calling in.
 #include "pe_fixture.h"
 
-namespace {
+namespace
+{
 
-class Counting : public PeTest {};
+class Counting : public PeTest
+{
+};
 
 TEST_F(Counting, EventsNoCounterCountsAreIgnored)
 {

@@ -4,7 +4,8 @@
 
 #include <cstring>
 
-namespace {
+namespace
+{
 
 TEST(Events, NumbersMapToTheirMnemonics)
 {
@@ -26,7 +27,7 @@ TEST(Events, ReservedNumbersAreNotInTheTable)
 
 TEST(Events, LookupByNameFindsTheSameEntry)
 {
-    const pmt_event_info* e = pmt_event_by_name("BR_MIS_PRED_RETIRED");
+    const pmt_event_info *e = pmt_event_by_name("BR_MIS_PRED_RETIRED");
     ASSERT_NE(e, nullptr);
     EXPECT_EQ(e->number, 0x0022);
     EXPECT_EQ(pmt_event_by_name("NO_SUCH_EVENT"), nullptr);
@@ -38,7 +39,7 @@ TEST(Events, TableIsSortedAndEveryEntryIsFoundByNumber)
     size_t n = pmt_event_table_size();
     ASSERT_GT(n, 100u);
     for (size_t i = 0; i < n; i++) {
-        const pmt_event_info* e = pmt_event_at(i);
+        const pmt_event_info *e = pmt_event_at(i);
         if (i > 0) {
             EXPECT_LT(pmt_event_at(i - 1)->number, e->number);
         }

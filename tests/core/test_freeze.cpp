@@ -6,7 +6,8 @@
 // SPEFreezeOnEvent (J1.1, J1.3). Both need FEAT_PMUv3p7 (the default config).
 #include "pe_fixture.h"
 
-namespace {
+namespace
+{
 
 constexpr uint64_t kE = PMT_MASK(PMCR, E);
 constexpr uint64_t kDP = PMT_MASK(PMCR, DP);
@@ -18,8 +19,9 @@ constexpr uint64_t kHPMFZS = PMT_MASK(MDCR_EL2, HPMFZS);
 constexpr uint64_t kNSH = PMT_MASK(PMEVTYPER, NSH);
 constexpr uint64_t kTwo32 = uint64_t{1} << 32;
 
-class Freeze : public PeTest {
-protected:
+class Freeze : public PeTest
+{
+  protected:
     uint64_t ovs() { return rd(PMT_REG_PMOVSCLR_EL0); }
     uint64_t cnt(unsigned n) { return rd(PMT_REG_PMEVCNTR_EL0, n); }
     uint64_t ccnt() { return rd(PMT_REG_PMCCNTR_EL0); }
@@ -413,8 +415,9 @@ TEST_F(Freeze, HeadroomIgnoresFrozenCounters)
 // ---------------------------------------------------------------------------------------------
 // D13.5.2.2 freeze on an SPE buffer management event (RHSGZX, SPEFreezeOnEvent).
 
-class FreezeSpe : public Freeze {
-protected:
+class FreezeSpe : public Freeze
+{
+  protected:
     void SetUp() override { cfg.feat_spev1p2 = true; }
 };
 

@@ -1,10 +1,12 @@
 // Replays of what the Linux arm_pmuv3 driver does and expects.
 #include "pe_fixture.h"
 
-namespace {
+namespace
+{
 
-class LinuxPmu : public PeTest {
-protected:
+class LinuxPmu : public PeTest
+{
+  protected:
     // armv8pmu_reset: disable and clear everything, then PMCR = P | C | LC (| LP with PMUv3p5).
     void driver_reset()
     {
@@ -32,16 +34,16 @@ protected:
 TEST_F(LinuxPmu, ProbeReadsNumberOfCountersAndCommonEvents)
 {
     cfg.num_counters = 6;
-    cfg.common_events[0] = 0x3F;        // SW_INCR .. L1D_CACHE_REFILL
-    cfg.common_events[1] = 0x1;         // 0x4000 L1D_CACHE_LMISS_RD
+    cfg.common_events[0] = 0x3F; // SW_INCR .. L1D_CACHE_REFILL
+    cfg.common_events[1] = 0x1;  // 0x4000 L1D_CACHE_LMISS_RD
     make();
     at(1);
     EXPECT_EQ(PMT_GET(PMCR, N, rd(PMT_REG_PMCR_EL0)), 6u);
     uint64_t ceid0 = rd(PMT_REG_PMCEID0_EL0);
     EXPECT_EQ(ceid0 & 0x3F, 0x3Fu);
-    EXPECT_TRUE(ceid0 >> PMT_EV_CPU_CYCLES & 1);    // the PMU implements CPU_CYCLES itself
+    EXPECT_TRUE(ceid0 >> PMT_EV_CPU_CYCLES & 1); // the PMU implements CPU_CYCLES itself
     EXPECT_TRUE(ceid0 >> PMT_EV_INST_RETIRED & 1);
-    EXPECT_EQ(ceid0 >> 32 & 1, 1u);                 // 0x4000 in the upper half
+    EXPECT_EQ(ceid0 >> 32 & 1, 1u); // 0x4000 in the upper half
     EXPECT_EQ(rd(PMT_REG_PMCEID1_EL0) >> 32, 0u);
 }
 

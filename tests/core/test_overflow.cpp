@@ -4,7 +4,8 @@
 // IncrementInstructionCounter, CheckForPMUOverflow, CheckPMUOverflowCondition (J1.1, J1.3).
 #include "pe_fixture.h"
 
-namespace {
+namespace
+{
 
 constexpr uint64_t kE = PMT_MASK(PMCR, E);
 constexpr uint64_t kD = PMT_MASK(PMCR, D);
@@ -17,8 +18,9 @@ constexpr uint64_t kLow32Max = 0xFFFFFFFFu;
 constexpr uint64_t kTwo32 = uint64_t{1} << 32;
 
 // Shared set-up helpers; every test does its one action itself.
-class OverflowBase : public PeTest {
-protected:
+class OverflowBase : public PeTest
+{
+  protected:
     uint64_t ovs() { return rd(PMT_REG_PMOVSCLR_EL0); }
     uint64_t cnt(unsigned n) { return rd(PMT_REG_PMEVCNTR_EL0, n); }
     void pmcr(uint64_t v) { wr(PMT_REG_PMCR_EL0, v); }
@@ -54,9 +56,15 @@ protected:
     }
 };
 
-class Overflow : public OverflowBase {};
-class Chain : public OverflowBase {};
-class Pmuirq : public OverflowBase {};
+class Overflow : public OverflowBase
+{
+};
+class Chain : public OverflowBase
+{
+};
+class Pmuirq : public OverflowBase
+{
+};
 
 // ---------------------------------------------------------------------------------------------
 // RQZJKS: event counter width and where it overflows.
@@ -275,7 +283,7 @@ TEST_F(Overflow, PmcrDCountsOnceEvery64Cycles)
 {
     make();
     cycle_counter(0);
-    pmcr(kE | kD); // LC = 0
+    pmcr(kE | kD);    // LC = 0
     cycles(64 * 100); // any window of 6400 cycles holds exactly 100 divider ticks
     EXPECT_EQ(rd(PMT_REG_PMCCNTR_EL0), 100u);
 }
@@ -826,7 +834,7 @@ TEST_F(Chain, SecondRangePairNotChainedWhenHlpIsOne)
 
 TEST_F(Chain, NotAcrossARangeBoundaryByDefault)
 {
-    make(); // chain_across_ranges = false
+    make();                                     // chain_across_ranges = false
     program(2, PMT_EV_INST_RETIRED, kLow32Max); // first range
     program(3, PMT_EV_CHAIN, 0);                // second range
     mdcr(3, kHPME);

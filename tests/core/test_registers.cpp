@@ -2,9 +2,12 @@
 // side effects of PMCR, PMSWINC, PMZR and the selector registers (D24.5).
 #include "pe_fixture.h"
 
-namespace {
+namespace
+{
 
-class Registers : public PeTest {};
+class Registers : public PeTest
+{
+};
 
 TEST_F(Registers, EncodingsRoundTripAndFamiliesDecodeTheirIndex)
 {
@@ -146,8 +149,8 @@ TEST_F(Registers, PmevtyperKeepsOnlyFieldsOfImplementedFeatures)
     make();
     wr(PMT_REG_PMEVTYPER_EL0, ~uint64_t{0}, 0);
     // No EL3: NSK, NSU, M are RES0; no SEL2, RME, SME, SEBEP, MTPMU, threshold: RES0.
-    uint64_t expect = PMT_MASK(PMEVTYPER, P) | PMT_MASK(PMEVTYPER, U) |
-                      PMT_MASK(PMEVTYPER, NSH) | PMT_MASK(PMEVTYPER, evtCount);
+    uint64_t expect = PMT_MASK(PMEVTYPER, P) | PMT_MASK(PMEVTYPER, U) | PMT_MASK(PMEVTYPER, NSH) |
+                      PMT_MASK(PMEVTYPER, evtCount);
     EXPECT_EQ(rd(PMT_REG_PMEVTYPER_EL0, 0), expect);
 }
 

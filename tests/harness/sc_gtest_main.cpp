@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 #include <systemc>
 
-namespace {
+namespace
+{
 
-void fail_on_warning(const sc_core::sc_report& report, const sc_core::sc_actions& actions)
+void fail_on_warning(const sc_core::sc_report &report, const sc_core::sc_actions &actions)
 {
     if (report.get_severity() >= sc_core::SC_WARNING) {
-        ADD_FAILURE() << "SystemC " << (report.get_severity() == sc_core::SC_WARNING ? "warning" : "error")
+        ADD_FAILURE() << "SystemC "
+                      << (report.get_severity() == sc_core::SC_WARNING ? "warning" : "error")
                       << " [" << report.get_msg_type() << "] " << report.get_msg();
         return;
     }
@@ -20,7 +22,7 @@ void fail_on_warning(const sc_core::sc_report& report, const sc_core::sc_actions
 
 } // namespace
 
-int sc_main(int argc, char* argv[])
+int sc_main(int argc, char *argv[])
 {
     ::testing::InitGoogleTest(&argc, argv);
     sc_core::sc_report_handler::set_handler(fail_on_warning);

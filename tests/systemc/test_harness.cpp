@@ -3,7 +3,8 @@
 #include <gtest/gtest-spi.h>
 #include <systemc>
 
-namespace {
+namespace
+{
 
 SC_MODULE(ticker)
 {
@@ -15,7 +16,10 @@ SC_MODULE(ticker)
             ticks++;
         }
     }
-    SC_CTOR(ticker) { SC_THREAD(run); }
+    SC_CTOR(ticker)
+    {
+        SC_THREAD(run);
+    }
 };
 
 TEST(Harness, SimulationRunsInTheTestProcess)

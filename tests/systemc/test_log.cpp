@@ -2,7 +2,8 @@
 #include <gtest/gtest.h>
 #include <pmtrace/systemc/log.h>
 
-namespace {
+namespace
+{
 
 TEST(Log, PmcrWriteNamesItsFields)
 {

@@ -19,13 +19,13 @@ typedef struct pmt_pe pmt_pe;
 
 /* Features (FEAT_*) the PE implements. Each later PMU version implies the earlier ones. */
 typedef enum pmt_pmu_version {
-    PMT_PMUV3 = 1,    /* FEAT_PMUv3 */
-    PMT_PMUV3P1 = 4,  /* FEAT_PMUv3p1: 16-bit event numbers, MDCR_EL2.HPMD */
-    PMT_PMUV3P4 = 5,  /* FEAT_PMUv3p4: PMMIR_EL1 */
-    PMT_PMUV3P5 = 6,  /* FEAT_PMUv3p5: 64-bit event counters, PMCR.LP, HLP, SCCD, HCCD */
-    PMT_PMUV3P7 = 7,  /* FEAT_PMUv3p7: freeze on overflow, MDCR_EL3.MPMX, MCCD */
-    PMT_PMUV3P8 = 8,  /* FEAT_PMUv3p8: threshold-capable encodings (threshold not modelled) */
-    PMT_PMUV3P9 = 9   /* FEAT_PMUv3p9: PMUSERENR_EL0.UEN, PMUACR_EL1, PMZR_EL0 */
+    PMT_PMUV3 = 1,   /* FEAT_PMUv3 */
+    PMT_PMUV3P1 = 4, /* FEAT_PMUv3p1: 16-bit event numbers, MDCR_EL2.HPMD */
+    PMT_PMUV3P4 = 5, /* FEAT_PMUv3p4: PMMIR_EL1 */
+    PMT_PMUV3P5 = 6, /* FEAT_PMUv3p5: 64-bit event counters, PMCR.LP, HLP, SCCD, HCCD */
+    PMT_PMUV3P7 = 7, /* FEAT_PMUv3p7: freeze on overflow, MDCR_EL3.MPMX, MCCD */
+    PMT_PMUV3P8 = 8, /* FEAT_PMUv3p8: threshold-capable encodings (threshold not modelled) */
+    PMT_PMUV3P9 = 9  /* FEAT_PMUv3p9: PMUSERENR_EL0.UEN, PMUACR_EL1, PMZR_EL0 */
 } pmt_pmu_version;
 
 /* What the PE does with an Unattributable event while counting Attributable events is
@@ -39,35 +39,35 @@ typedef struct pmt_pe_config {
     /* Exception levels that exist above EL1 (EL0 and EL1 always exist). */
     bool have_el2;
     bool have_el3;
-    bool have_sel2; /* FEAT_SEL2: Secure EL2 (PMEVTYPER.SH) */
-    bool have_rme;  /* FEAT_RME: Realm state (RLK, RLU, RLH filters) */
+    bool have_sel2;    /* FEAT_SEL2: Secure EL2 (PMEVTYPER.SH) */
+    bool have_rme;     /* FEAT_RME: Realm state (RLK, RLU, RLH filters) */
     bool have_aarch32; /* AArch32 is supported at some EL (HaveAArch32): PMCR.LC and PMCR.D are
                           writable; without it LC is RES1 and D RES0 */
 
     /* PMU */
     pmt_pmu_version pmu_version;
-    unsigned num_counters;  /* event counters, 0..31 (PMCR_EL0.N) */
-    bool feat_hpmn0;        /* FEAT_HPMN0: MDCR_EL2.HPMN may be 0 */
-    bool feat_extpmn;       /* FEAT_PMUv3_EXTPMN: PMCCR, third counter range */
-    bool feat_icntr;        /* FEAT_PMUv3_ICNTR: PMICNTR_EL0 */
-    bool feat_ebep;         /* FEAT_EBEP (issue: PMU part two) */
-    bool feat_sebep;        /* FEAT_SEBEP */
-    bool feat_ss;           /* FEAT_PMUv3_SS */
-    bool feat_pcsrv8p9;     /* FEAT_PCSRv8p9 */
-    bool feat_spev1p2;      /* FEAT_SPEv1p2: freeze on SPE buffer management event (FZS) */
-    bool feat_spe_dpfzs;    /* FEAT_SPE_DPFZS: the SPE freeze also stops PMCCNTR when PMCR.DP=1 */
-    bool feat_pmuv3_sme;    /* FEAT_PMUv3_SME: VS filter */
-    bool feat_debugv8p9;    /* FEAT_Debugv8p9: PMU overflow halt request (with PMUv3p9) */
-    bool feat_brbe;         /* FEAT_BRBE present outside the model: BRBE freeze output */
+    unsigned num_counters; /* event counters, 0..31 (PMCR_EL0.N) */
+    bool feat_hpmn0;       /* FEAT_HPMN0: MDCR_EL2.HPMN may be 0 */
+    bool feat_extpmn;      /* FEAT_PMUv3_EXTPMN: PMCCR, third counter range */
+    bool feat_icntr;       /* FEAT_PMUv3_ICNTR: PMICNTR_EL0 */
+    bool feat_ebep;        /* FEAT_EBEP (issue: PMU part two) */
+    bool feat_sebep;       /* FEAT_SEBEP */
+    bool feat_ss;          /* FEAT_PMUv3_SS */
+    bool feat_pcsrv8p9;    /* FEAT_PCSRv8p9 */
+    bool feat_spev1p2;     /* FEAT_SPEv1p2: freeze on SPE buffer management event (FZS) */
+    bool feat_spe_dpfzs;   /* FEAT_SPE_DPFZS: the SPE freeze also stops PMCCNTR when PMCR.DP=1 */
+    bool feat_pmuv3_sme;   /* FEAT_PMUv3_SME: VS filter */
+    bool feat_debugv8p9;   /* FEAT_Debugv8p9: PMU overflow halt request (with PMUv3p9) */
+    bool feat_brbe;        /* FEAT_BRBE present outside the model: BRBE freeze output */
 
     /* Events the platform can deliver: bit e of common_events[0] is event e (0x00..0x3F),
      * bit e of common_events[1] is event 0x4000+e; they are read back in PMCEID0/1_EL0. */
     uint64_t common_events[2];
 
     /* IMPLEMENTATION DEFINED values and choices (docs/choices.md). */
-    uint8_t pmcr_imp;       /* PMCR_EL0.IMP (reads 0 from FEAT_PMUv3p7) */
-    uint8_t pmcr_idcode;    /* PMCR_EL0.IDCODE */
-    uint64_t pmmir;         /* PMMIR_EL1 value (FEAT_PMUv3p4) */
+    uint8_t pmcr_imp;    /* PMCR_EL0.IMP (reads 0 from FEAT_PMUv3p7) */
+    uint8_t pmcr_idcode; /* PMCR_EL0.IDCODE */
+    uint64_t pmmir;      /* PMMIR_EL1 value (FEAT_PMUv3p4) */
     pmt_unattributable_policy unattributable;
     bool chain_across_ranges; /* Unpredictable_COUNT_CHAIN: does an even counter in one range
                                  chain into an odd counter in the next? default false */
@@ -79,10 +79,10 @@ pmt_pe_config pmt_pe_config_default(void);
 /* Outputs. Each is called only when the value changes; any may be NULL. */
 typedef struct pmt_pe_callbacks {
     void *user;
-    void (*pmuirq)(void *user, bool level);          /* PMUIRQ, level-sensitive (D13.3.1) */
-    void (*cti_pmu_overflow)(void *user, bool level);/* CTI input trigger 1 (H5.4.4), as a level */
-    void (*brbe_freeze)(void *user);                 /* a BRBE freeze event (ShouldBRBEFreeze) */
-    void (*halt_request)(void *user, bool level);    /* PMU overflow external debug request */
+    void (*pmuirq)(void *user, bool level);           /* PMUIRQ, level-sensitive (D13.3.1) */
+    void (*cti_pmu_overflow)(void *user, bool level); /* CTI input trigger 1 (H5.4.4), as a level */
+    void (*brbe_freeze)(void *user);                  /* a BRBE freeze event (ShouldBRBEFreeze) */
+    void (*halt_request)(void *user, bool level);     /* PMU overflow external debug request */
     /* One log line for a person: bad input, UNPREDICTABLE programming (names the rule). */
     void (*log)(void *user, const char *message);
 } pmt_pe_callbacks;

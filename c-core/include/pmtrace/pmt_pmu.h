@@ -31,8 +31,7 @@ pmt_status pmt_pmu_cycles(pmt_pe *pe, uint64_t n);
 uint64_t pmt_pmu_headroom(const pmt_pe *pe, uint16_t event);
 
 /* Inputs from the Statistical Profiling Extension for the freeze-on-SPE-event rules. */
-pmt_status pmt_pmu_set_spe_state(pmt_pe *pe, bool pmblimitr_e, bool pmblimitr_pmfz,
-                                 bool pmbsr_s);
+pmt_status pmt_pmu_set_spe_state(pmt_pe *pe, bool pmblimitr_e, bool pmblimitr_pmfz, bool pmbsr_s);
 
 /* Current output levels (what the callbacks last reported). */
 bool pmt_pmu_irq_level(const pmt_pe *pe);

@@ -75,27 +75,26 @@ extern "C" {
 /* clang-format on */
 
 /* PMT_<REG>_<FIELD>_SHIFT and PMT_<REG>_<FIELD>_WIDTH for every field of PMT_FIELD_LIST. */
-#define PMT_FIELD_CONSTANTS_(reg, field, lsb, width) \
+#define PMT_FIELD_CONSTANTS_(reg, field, lsb, width)                                               \
     PMT_##reg##_##field##_SHIFT = (lsb), PMT_##reg##_##field##_WIDTH = (width),
 enum { PMT_FIELD_LIST(PMT_FIELD_CONSTANTS_) PMT_FIELD_CONSTANTS_END_ };
 
 /* Mask, extract and place a field: PMT_MASK(PMCR, N), PMT_GET(PMCR, N, v), PMT_PUT(PMCR, N, x). */
 #define PMT_WMASK_(width) (~UINT64_C(0) >> (64 - (width)))
-#define PMT_MASK(reg, field) \
+#define PMT_MASK(reg, field)                                                                       \
     (PMT_WMASK_(PMT_##reg##_##field##_WIDTH) << PMT_##reg##_##field##_SHIFT)
-#define PMT_GET(reg, field, value) \
+#define PMT_GET(reg, field, value)                                                                 \
     (((uint64_t)(value) >> PMT_##reg##_##field##_SHIFT) & PMT_WMASK_(PMT_##reg##_##field##_WIDTH))
-#define PMT_PUT(reg, field, x) \
-    (((uint64_t)(x) & PMT_WMASK_(PMT_##reg##_##field##_WIDTH)) << PMT_##reg##_##field##_SHIFT)
+#define PMT_PUT(reg, field, x)                                                                     \
+    (((uint64_t)(x)&PMT_WMASK_(PMT_##reg##_##field##_WIDTH)) << PMT_##reg##_##field##_SHIFT)
 #define PMT_BIT(reg, field) (PMT_GET(reg, field, UINT64_MAX) == 1 ? PMT_MASK(reg, field) : 0)
 
 /* Identity of a register the model answers. */
 #define PMT_REG_ID_(id, op0, op1, crn, crm, op2) PMT_REG_##id,
 typedef enum pmt_reg_id {
     PMT_REG_NONE = 0,
-    PMT_SYSREG_LIST(PMT_REG_ID_)
-    PMT_REG_PMEVCNTR_EL0,  /* PMEVCNTR<n>_EL0, index n */
-    PMT_REG_PMEVTYPER_EL0, /* PMEVTYPER<n>_EL0, index n */
+    PMT_SYSREG_LIST(PMT_REG_ID_) PMT_REG_PMEVCNTR_EL0, /* PMEVCNTR<n>_EL0, index n */
+    PMT_REG_PMEVTYPER_EL0,                             /* PMEVTYPER<n>_EL0, index n */
     PMT_REG_COUNT_
 } pmt_reg_id;
 

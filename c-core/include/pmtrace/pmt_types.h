@@ -16,10 +16,10 @@ extern "C" {
 /* Status of a call that can fail because of its arguments. Never fatal. */
 typedef enum pmt_status {
     PMT_OK = 0,
-    PMT_ERR_NULL = -1,         /* a required pointer argument is NULL */
-    PMT_ERR_CONFIG = -2,       /* the configuration is invalid (the log line says why) */
-    PMT_ERR_ARG = -3,          /* an argument is out of range */
-    PMT_ERR_STATE_BLOB = -4,   /* a saved state does not match this model or is corrupt */
+    PMT_ERR_NULL = -1,           /* a required pointer argument is NULL */
+    PMT_ERR_CONFIG = -2,         /* the configuration is invalid (the log line says why) */
+    PMT_ERR_ARG = -3,            /* an argument is out of range */
+    PMT_ERR_STATE_BLOB = -4,     /* a saved state does not match this model or is corrupt */
     PMT_ERR_NOT_IMPLEMENTED = -5 /* the feature this call needs is not configured */
 } pmt_status;
 
@@ -30,12 +30,12 @@ const char *pmt_status_name(pmt_status status);
  * accessibility pseudocode decides it.
  */
 typedef enum pmt_access {
-    PMT_ACCESS_OK = 0,        /* performed; for a read the value is valid */
-    PMT_ACCESS_UNDEFINED,     /* the instruction is UNDEFINED at the current state */
-    PMT_ACCESS_TRAP_EL1,      /* trapped to EL1 (AArch64.SystemAccessTrap, EC 0x18) */
-    PMT_ACCESS_TRAP_EL2,      /* trapped to EL2 */
-    PMT_ACCESS_TRAP_EL3,      /* trapped to EL3 */
-    PMT_ACCESS_NOT_MINE       /* the encoding is not a register of this model: the CPU decides */
+    PMT_ACCESS_OK = 0,    /* performed; for a read the value is valid */
+    PMT_ACCESS_UNDEFINED, /* the instruction is UNDEFINED at the current state */
+    PMT_ACCESS_TRAP_EL1,  /* trapped to EL1 (AArch64.SystemAccessTrap, EC 0x18) */
+    PMT_ACCESS_TRAP_EL2,  /* trapped to EL2 */
+    PMT_ACCESS_TRAP_EL3,  /* trapped to EL3 */
+    PMT_ACCESS_NOT_MINE   /* the encoding is not a register of this model: the CPU decides */
 } pmt_access;
 
 const char *pmt_access_name(pmt_access access);
@@ -71,14 +71,14 @@ typedef enum pmt_security {
  * (pmt_pe_set_state); the model re-evaluates everything that depends on it.
  */
 typedef struct pmt_pe_state {
-    uint8_t el;            /* current Exception level, 0..3 (PSTATE.EL) */
-    pmt_security ss;       /* current Security state */
-    bool debug;            /* the PE is in Debug state (Halted()) */
-    bool el2_enabled;      /* EL2Enabled(): EL2 implemented and enabled in the current Security state */
-    bool hcr_tge;          /* HCR_EL2.TGE */
-    bool hcr_e2h;          /* HCR_EL2.E2H */
-    bool pm;               /* PSTATE.PM (FEAT_EBEP) */
-    bool streaming;        /* PSTATE.SM (FEAT_PMUv3_SME filtering) */
+    uint8_t el;       /* current Exception level, 0..3 (PSTATE.EL) */
+    pmt_security ss;  /* current Security state */
+    bool debug;       /* the PE is in Debug state (Halted()) */
+    bool el2_enabled; /* EL2Enabled(): EL2 implemented and enabled in the current Security state */
+    bool hcr_tge;     /* HCR_EL2.TGE */
+    bool hcr_e2h;     /* HCR_EL2.E2H */
+    bool pm;          /* PSTATE.PM (FEAT_EBEP) */
+    bool streaming;   /* PSTATE.SM (FEAT_PMUv3_SME filtering) */
 } pmt_pe_state;
 
 #ifdef __cplusplus

@@ -43,8 +43,13 @@ pmt_pe_config pmt_pe_config_default(void)
 static const char *config_error(const pmt_pe_config *c)
 {
     switch (c->pmu_version) {
-    case PMT_PMUV3: case PMT_PMUV3P1: case PMT_PMUV3P4: case PMT_PMUV3P5:
-    case PMT_PMUV3P7: case PMT_PMUV3P8: case PMT_PMUV3P9: break;
+    case PMT_PMUV3:
+    case PMT_PMUV3P1:
+    case PMT_PMUV3P4:
+    case PMT_PMUV3P5:
+    case PMT_PMUV3P7:
+    case PMT_PMUV3P8:
+    case PMT_PMUV3P9: break;
     default: return "pmu_version is not a FEAT_PMUv3 version";
     }
     if (c->num_counters > PMT_MAX_EVENT_COUNTERS)
@@ -203,9 +208,8 @@ pmt_status pmt_pe_id_aa64dfr(const pmt_pe *pe, uint64_t *dfr0, uint64_t *dfr1)
 {
     if (!pe || !dfr0 || !dfr1)
         return PMT_ERR_NULL;
-    *dfr0 = PMT_PUT(DFR0, PMUVer, pe->cfg.pmu_version) |
-            PMT_PUT(DFR0, HPMN0, pe->cfg.feat_hpmn0) | PMT_PUT(DFR0, PMSS, pe->cfg.feat_ss) |
-            PMT_PUT(DFR0, SEBEP, pe->cfg.feat_sebep);
+    *dfr0 = PMT_PUT(DFR0, PMUVer, pe->cfg.pmu_version) | PMT_PUT(DFR0, HPMN0, pe->cfg.feat_hpmn0) |
+            PMT_PUT(DFR0, PMSS, pe->cfg.feat_ss) | PMT_PUT(DFR0, SEBEP, pe->cfg.feat_sebep);
     *dfr1 = PMT_PUT(DFR1, PMICNTR, pe->cfg.feat_icntr) | PMT_PUT(DFR1, EBEP, pe->cfg.feat_ebep) |
             PMT_PUT(DFR1, DPFZS, pe->cfg.feat_spe_dpfzs);
     return PMT_OK;
@@ -272,9 +276,10 @@ static pmt_access mdcr_access(pmt_pe *pe, pmt_reg_id id, bool write, uint64_t *v
     if (el2) {
         unsigned hpmn = (unsigned)PMT_GET(MDCR_EL2, HPMN, *reg);
         if (hpmn > pmu_effective_epmn(pe) || (hpmn == 0 && !pe->cfg.feat_hpmn0))
-            pe_log(pe, "MDCR_EL2.HPMN = %u is out of range (N = %u): CONSTRAINED UNPREDICTABLE, "
-                       "behaves as %u (RGNGCW)", hpmn, pmu_effective_epmn(pe),
-                   pmu_effective_hpmn(pe));
+            pe_log(pe,
+                   "MDCR_EL2.HPMN = %u is out of range (N = %u): CONSTRAINED UNPREDICTABLE, "
+                   "behaves as %u (RGNGCW)",
+                   hpmn, pmu_effective_epmn(pe), pmu_effective_hpmn(pe));
     }
     pmu_update(pe);
     return PMT_ACCESS_OK;

@@ -30,16 +30,18 @@ const char *pmt_access_name(pmt_access access)
     return "unknown access result";
 }
 
+/* Name and encoding of every register, from PMT_SYSREG_LIST. */
+#define PMT_REG_ENTRY_(id, op0, op1, crn, crm, op2)                                                \
+    [PMT_REG_##id] = {#id, {op0, op1, crn, crm, op2}},
 static const struct {
     const char *name;
     pmt_sysreg enc;
 } sysregs[PMT_REG_COUNT_] = {
-#define PMT_REG_ENTRY_(id, op0, op1, crn, crm, op2) [PMT_REG_##id] = {#id, {op0, op1, crn, crm, op2}},
-    PMT_SYSREG_LIST(PMT_REG_ENTRY_)
-#undef PMT_REG_ENTRY_
-    [PMT_REG_PMEVCNTR_EL0] = {"PMEVCNTR<n>_EL0", {3, 3, 14, 8, 0}},
+    PMT_SYSREG_LIST(PMT_REG_ENTRY_) /* the families: */
+        [PMT_REG_PMEVCNTR_EL0] = {"PMEVCNTR<n>_EL0", {3, 3, 14, 8, 0}},
     [PMT_REG_PMEVTYPER_EL0] = {"PMEVTYPER<n>_EL0", {3, 3, 14, 12, 0}},
 };
+#undef PMT_REG_ENTRY_
 
 static bool same(pmt_sysreg a, pmt_sysreg b)
 {
@@ -109,8 +111,10 @@ static const char *layout_of(pmt_reg_id id)
 {
     switch (id) {
     case PMT_REG_PMCR_EL0: return "PMCR";
-    case PMT_REG_PMEVTYPER_EL0: case PMT_REG_PMXEVTYPER_EL0:
-    case PMT_REG_PMCCFILTR_EL0: case PMT_REG_PMICFILTR_EL0: return "PMEVTYPER";
+    case PMT_REG_PMEVTYPER_EL0:
+    case PMT_REG_PMXEVTYPER_EL0:
+    case PMT_REG_PMCCFILTR_EL0:
+    case PMT_REG_PMICFILTR_EL0: return "PMEVTYPER";
     case PMT_REG_PMUSERENR_EL0: return "PMUSERENR";
     case PMT_REG_PMSELR_EL0: return "PMSELR";
     case PMT_REG_PMMIR_EL1: return "PMMIR";
@@ -125,9 +129,8 @@ size_t pmt_reg_format(pmt_reg_ref reg, uint64_t value, char *buf, size_t size)
 {
     char name[32];
     if (reg.id == PMT_REG_PMEVCNTR_EL0 || reg.id == PMT_REG_PMEVTYPER_EL0)
-        snprintf(name, sizeof name, "%s%u_EL0", reg.id == PMT_REG_PMEVCNTR_EL0 ? "PMEVCNTR"
-                                                                                 : "PMEVTYPER",
-                 reg.index);
+        snprintf(name, sizeof name, "%s%u_EL0",
+                 reg.id == PMT_REG_PMEVCNTR_EL0 ? "PMEVCNTR" : "PMEVTYPER", reg.index);
     else
         snprintf(name, sizeof name, "%s", pmt_reg_name(reg.id));
     char out[512];
@@ -141,8 +144,9 @@ size_t pmt_reg_format(pmt_reg_ref reg, uint64_t value, char *buf, size_t size)
             uint64_t f = value >> fields[i].lsb & (~UINT64_C(0) >> (64 - fields[i].width));
             if (!f)
                 continue;
-            len += (size_t)snprintf(out + len, sizeof out - len, f > 9 ? "%s%s=0x%llx" : "%s%s=%llu",
-                                    sep, fields[i].name, (unsigned long long)f);
+            len +=
+                (size_t)snprintf(out + len, sizeof out - len, f > 9 ? "%s%s=0x%llx" : "%s%s=%llu",
+                                 sep, fields[i].name, (unsigned long long)f);
             sep = ", ";
         }
         if (sep[0] == ',' && len < sizeof out)

@@ -67,10 +67,8 @@ static bool is_internal_event(uint16_t event)
     case PMT_EV_CHAIN:
     case PMT_EV_PMU_OVFS:
     case PMT_EV_PMU_HOVFS:
-    case PMT_EV_PMU_SNAPSHOT:
-        return true;
-    default:
-        return false;
+    case PMT_EV_PMU_SNAPSHOT: return true;
+    default: return false;
     }
 }
 

@@ -9,9 +9,7 @@
 #include <string.h>
 
 #define PMT_EV_ROW_(number, mnemonic, flags) {(uint16_t)(number), #mnemonic, (uint8_t)(flags)},
-static const pmt_event_info pmt_event_table[] = {
-    PMT_EVENT_LIST(PMT_EV_ROW_)
-};
+static const pmt_event_info pmt_event_table[] = {PMT_EVENT_LIST(PMT_EV_ROW_)};
 #undef PMT_EV_ROW_
 
 /*

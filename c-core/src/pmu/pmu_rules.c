@@ -9,7 +9,7 @@
 
 #define MDCR2(f) PMT_GET(MDCR_EL2, f, pe->st.mdcr_el2)
 #define MDCR3(f) PMT_GET(MDCR_EL3, f, pe->st.mdcr_el3)
-#define PMCR(f) PMT_GET(PMCR, f, pe->st.pmu.pmcr)
+#define PMCR(f)  PMT_GET(PMCR, f, pe->st.pmu.pmcr)
 
 /* EffectiveEPMN: PMCCR.EPMN with FEAT_PMUv3_EXTPMN; a value above N behaves as N
  * (CONSTRAINED UNPREDICTABLE, docs/choices.md). */
@@ -84,8 +84,7 @@ static bool is_sync_mode_counter(const pmt_pe *pe, unsigned idx)
 }
 
 /* CheckPMUOverflowCondition. */
-bool pmu_overflow_condition(const pmt_pe *pe, enum pmu_ovf_reason reason, bool r1, bool r2,
-                            bool r3)
+bool pmu_overflow_condition(const pmt_pe *pe, enum pmu_ovf_reason reason, bool r1, bool r2, bool r3)
 {
     const struct pmt_pmu_regs *r = &pe->st.pmu;
     bool check_e = reason == PMU_OVF_PMU_EXCEPTION || reason == PMU_OVF_IRQ;
@@ -101,9 +100,18 @@ bool pmu_overflow_condition(const pmt_pe *pe, enum pmu_ovf_reason reason, bool r
             continue;
         bool keep, global_en;
         switch (pmu_counter_range(pe, idx)) {
-        case PMU_R1: keep = r1; global_en = PMCR(E); break;
-        case PMU_R2: keep = r2; global_en = MDCR2(HPME); break;
-        default: keep = r3; global_en = PMT_GET(PMCCR, EPME, r->pmccr); break;
+        case PMU_R1:
+            keep = r1;
+            global_en = PMCR(E);
+            break;
+        case PMU_R2:
+            keep = r2;
+            global_en = MDCR2(HPME);
+            break;
+        default:
+            keep = r3;
+            global_en = PMT_GET(PMCCR, EPME, r->pmccr);
+            break;
         }
         if (exclude_sync && is_sync_mode_counter(pe, idx))
             keep = false;
@@ -176,9 +184,7 @@ static bool filtered_out(const pmt_pe *pe, unsigned idx)
     case 2:
         filtered = s->ss == PMT_SS_SECURE ? nsh == sh : s->ss == PMT_SS_REALM ? nsh == rlh : !nsh;
         break;
-    default:
-        filtered = m != p;
-        break;
+    default: filtered = m != p; break;
     }
     if (pe->cfg.feat_pmuv3_sme) {
         unsigned vs = (unsigned)PMT_GET(PMEVTYPER, VS, f);

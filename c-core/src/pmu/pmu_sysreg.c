@@ -7,20 +7,20 @@
 
 #include "pmtrace/pmt_events.h"
 
-#define MDCR2(f) PMT_GET(MDCR_EL2, f, pe->st.mdcr_el2)
-#define MDCR3(f) PMT_GET(MDCR_EL3, f, pe->st.mdcr_el3)
+#define MDCR2(f)   PMT_GET(MDCR_EL2, f, pe->st.mdcr_el2)
+#define MDCR3(f)   PMT_GET(MDCR_EL3, f, pe->st.mdcr_el3)
 #define USERENR(f) PMT_GET(PMUSERENR, f, pe->st.pmu.userenr)
 
 /* What lets EL0 at a register (the first branch of each accessibility pseudocode). */
 enum el0_gate {
-    EL0_UNDEF,   /* an EL1 register: UNDEFINED at EL0 */
-    EL0_EN,      /* PMUSERENR_EL0.EN, or UEN with FEAT_PMUv3p9 */
-    EL0_PMCR,    /* PMUSERENR_EL0.EN only */
-    EL0_SWINC,   /* EN, SW, or UEN */
-    EL0_CCNTR,   /* reads: EN, CR or UEN; writes: EN or UEN */
-    EL0_EVCNTR,  /* reads: EN, ER or UEN; writes: EN or UEN (also PMXEVCNTR) */
-    EL0_SELR,    /* PMSELR_EL0: reads and writes with EN, ER or UEN */
-    EL0_USERENR  /* PMUSERENR_EL0: readable at EL0, writes UNDEFINED */
+    EL0_UNDEF,  /* an EL1 register: UNDEFINED at EL0 */
+    EL0_EN,     /* PMUSERENR_EL0.EN, or UEN with FEAT_PMUv3p9 */
+    EL0_PMCR,   /* PMUSERENR_EL0.EN only */
+    EL0_SWINC,  /* EN, SW, or UEN */
+    EL0_CCNTR,  /* reads: EN, CR or UEN; writes: EN or UEN */
+    EL0_EVCNTR, /* reads: EN, ER or UEN; writes: EN or UEN (also PMXEVCNTR) */
+    EL0_SELR,   /* PMSELR_EL0: reads and writes with EN, ER or UEN */
+    EL0_USERENR /* PMUSERENR_EL0: readable at EL0, writes UNDEFINED */
 };
 
 static pmt_access trap_from_el0(const pmt_pe *pe)
@@ -30,8 +30,8 @@ static pmt_access trap_from_el0(const pmt_pe *pe)
 
 /*
  * The common accessibility sequence. `counter` is the event counter an access names (or -1):
- * an index at or above the counters EL1 and EL0 may use traps to EL2 (GetNumEventCountersAccessible,
- * FEAT_FGT behaviour, docs/choices.md).
+ * an index at or above the counters EL1 and EL0 may use traps to EL2
+ * (GetNumEventCountersAccessible, FEAT_FGT behaviour, docs/choices.md).
  */
 static pmt_access check_access(const pmt_pe *pe, enum el0_gate gate, bool write, bool tpmcr,
                                int counter)
@@ -206,9 +206,15 @@ static pmt_access counter_access(const pmt_pe *pe, pmt_reg_ref reg, bool write, 
     int idx;
     enum el0_gate gate = EL0_EN;
     switch (reg.id) {
-    case PMT_REG_PMEVCNTR_EL0: idx = (int)reg.index; gate = EL0_EVCNTR; break;
+    case PMT_REG_PMEVCNTR_EL0:
+        idx = (int)reg.index;
+        gate = EL0_EVCNTR;
+        break;
     case PMT_REG_PMEVTYPER_EL0: idx = (int)reg.index; break;
-    case PMT_REG_PMXEVCNTR_EL0: idx = selected_counter(pe, false); gate = EL0_EVCNTR; break;
+    case PMT_REG_PMXEVCNTR_EL0:
+        idx = selected_counter(pe, false);
+        gate = EL0_EVCNTR;
+        break;
     case PMT_REG_PMXEVTYPER_EL0: idx = selected_counter(pe, true); break;
     default: return PMT_ACCESS_NOT_MINE;
     }
@@ -224,8 +230,8 @@ static pmt_access counter_access(const pmt_pe *pe, pmt_reg_ref reg, bool write, 
  * writes. */
 static bool el0_uen_hidden(const pmt_pe *pe, unsigned idx)
 {
-    return pe->st.pe.el == 0 && pe_have_pmu(pe, PMT_PMUV3P9) && USERENR(UEN) &&
-           !USERENR(EN) && !(pe->st.pmu.uacr >> idx & 1);
+    return pe->st.pe.el == 0 && pe_have_pmu(pe, PMT_PMUV3P9) && USERENR(UEN) && !USERENR(EN) &&
+           !(pe->st.pmu.uacr >> idx & 1);
 }
 
 pmt_access pmu_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
@@ -255,8 +261,7 @@ pmt_access pmu_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
             *value = r->inten & access_mask(pe);
         return a;
     case PMT_REG_PMSWINC_EL0:
-    case PMT_REG_PMZR_EL0:
-        return PMT_ACCESS_UNDEFINED; /* write-only */
+    case PMT_REG_PMZR_EL0: return PMT_ACCESS_UNDEFINED; /* write-only */
     case PMT_REG_PMSELR_EL0:
         if ((a = check_access(pe, EL0_SELR, false, false, -1)) == PMT_ACCESS_OK)
             *value = r->selr;
@@ -286,7 +291,8 @@ pmt_access pmu_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
             *value = r->typer[PMT_INSTRUCTION_COUNTER_ID] | PMT_EV_INST_RETIRED;
         else
             *value = el0_uen_hidden(pe, PMT_INSTRUCTION_COUNTER_ID)
-                         ? 0 : r->cnt[PMT_INSTRUCTION_COUNTER_ID];
+                         ? 0
+                         : r->cnt[PMT_INSTRUCTION_COUNTER_ID];
         return a;
     case PMT_REG_PMUSERENR_EL0:
         if ((a = check_access(pe, EL0_USERENR, false, false, -1)) == PMT_ACCESS_OK)
@@ -314,8 +320,7 @@ pmt_access pmu_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
         if ((a = counter_access(pe, reg, false, &idx)) == PMT_ACCESS_OK)
             *value = el0_uen_hidden(pe, (unsigned)idx) ? 0 : r->typer[idx];
         return a;
-    default:
-        return PMT_ACCESS_NOT_MINE;
+    default: return PMT_ACCESS_NOT_MINE;
     }
 }
 
@@ -342,9 +347,7 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
         if ((a = check_access(pe, el1 ? EL0_UNDEF : EL0_EN, true, false, -1)) != PMT_ACCESS_OK)
             return a;
         uint64_t m = v & write_mask(pe);
-        uint64_t *target = reg.id <= PMT_REG_PMCNTENCLR_EL0 ? &r->cnten
-                           : el1                             ? &r->inten
-                                                             : &r->ovs;
+        uint64_t *target = reg.id <= PMT_REG_PMCNTENCLR_EL0 ? &r->cnten : el1 ? &r->inten : &r->ovs;
         bool set = reg.id == PMT_REG_PMCNTENSET_EL0 || reg.id == PMT_REG_PMOVSSET_EL0 ||
                    reg.id == PMT_REG_PMINTENSET_EL1;
         *target = set ? *target | m : *target & ~m;
@@ -375,8 +378,7 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
         break;
     case PMT_REG_PMCEID0_EL0:
     case PMT_REG_PMCEID1_EL0:
-    case PMT_REG_PMMIR_EL1:
-        return PMT_ACCESS_UNDEFINED; /* read-only */
+    case PMT_REG_PMMIR_EL1: return PMT_ACCESS_UNDEFINED; /* read-only */
     case PMT_REG_PMCCNTR_EL0:
         if ((a = check_access(pe, EL0_CCNTR, true, false, -1)) != PMT_ACCESS_OK)
             return a;
@@ -406,8 +408,8 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
     case PMT_REG_PMUSERENR_EL0: {
         if ((a = check_access(pe, EL0_USERENR, true, false, -1)) != PMT_ACCESS_OK)
             return a;
-        uint64_t m = PMT_MASK(PMUSERENR, EN) | PMT_MASK(PMUSERENR, SW) |
-                     PMT_MASK(PMUSERENR, CR) | PMT_MASK(PMUSERENR, ER);
+        uint64_t m = PMT_MASK(PMUSERENR, EN) | PMT_MASK(PMUSERENR, SW) | PMT_MASK(PMUSERENR, CR) |
+                     PMT_MASK(PMUSERENR, ER);
         if (pe_have_pmu(pe, PMT_PMUV3P9))
             m |= PMT_MASK(PMUSERENR, UEN) | PMT_MASK(PMUSERENR, TID);
         if (pe->cfg.feat_icntr)
@@ -436,8 +438,7 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
         if (!el0_uen_hidden(pe, (unsigned)idx))
             r->typer[idx] = v & typer_write_mask(pe, (unsigned)idx);
         break;
-    default:
-        return PMT_ACCESS_NOT_MINE;
+    default: return PMT_ACCESS_NOT_MINE;
     }
     pmu_update(pe);
     return PMT_ACCESS_OK;

@@ -6,14 +6,15 @@
 
 #include <string>
 
-namespace pmtrace {
+namespace pmtrace
+{
 
 // "PMCR_EL0 <= 0x41 {E=1, LC=1}" for a write, "PMCR_EL0 => 0x..." for a read.
 std::string format_access(pmt_reg_ref reg, uint64_t value, bool write);
 
 // Reports an access as SC_INFO with verbosity SC_HIGH under message type `msg_type`
 // (conventionally the module's name).
-void log_access(const char* msg_type, pmt_reg_ref reg, uint64_t value, bool write);
+void log_access(const char *msg_type, pmt_reg_ref reg, uint64_t value, bool write);
 
 } // namespace pmtrace
 
