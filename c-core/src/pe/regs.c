@@ -36,11 +36,9 @@ const char *pmt_access_name(pmt_access access)
 static const struct {
     const char *name;
     pmt_sysreg enc;
-} sysregs[PMT_REG_COUNT_] = {
-    PMT_SYSREG_LIST(PMT_REG_ENTRY_) /* the families: */
-        [PMT_REG_PMEVCNTR_EL0] = {"PMEVCNTR<n>_EL0", {3, 3, 14, 8, 0}},
-    [PMT_REG_PMEVTYPER_EL0] = {"PMEVTYPER<n>_EL0", {3, 3, 14, 12, 0}},
-};
+} sysregs[PMT_REG_COUNT_] = {[PMT_REG_PMEVCNTR_EL0] = {"PMEVCNTR<n>_EL0", {3, 3, 14, 8, 0}},
+                             [PMT_REG_PMEVTYPER_EL0] = {"PMEVTYPER<n>_EL0", {3, 3, 14, 12, 0}},
+                             PMT_SYSREG_LIST(PMT_REG_ENTRY_)};
 #undef PMT_REG_ENTRY_
 
 static bool same(pmt_sysreg a, pmt_sysreg b)
