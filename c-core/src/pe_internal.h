@@ -8,8 +8,8 @@
 #include "pmtrace/pmt_pe.h"
 #include "pmtrace/pmt_pmu.h"
 
-#define PMT_NUM_COUNTER_IDS 33 /* event counters 0..30, cycle counter 31, instruction counter 32   \
-                                */
+/* Counter ids: event counters 0..30, the cycle counter 31, the instruction counter 32. */
+#define PMT_NUM_COUNTER_IDS 33
 
 /* Registers of the Performance Monitors. cnt[] and typer[] are indexed by counter id:
  * PMEVCNTR<n>/PMEVTYPER<n> at n, PMCCNTR/PMCCFILTR at 31, PMICNTR/PMICFILTR at 32. */

@@ -112,6 +112,39 @@ class PeTest : public ::testing::Test
 
     void count(uint16_t event, uint64_t n) { ASSERT_EQ(pmt_pmu_count(pe, event, n), PMT_OK); }
 
+    // Shorthands most tests use.
+    uint64_t ovs() { return rd(PMT_REG_PMOVSCLR_EL0); }
+    uint64_t cnt(unsigned n) { return rd(PMT_REG_PMEVCNTR_EL0, n); }
+    uint64_t ccnt() { return rd(PMT_REG_PMCCNTR_EL0); }
+    uint64_t icnt() { return rd(PMT_REG_PMICNTR_EL0); }
+    void pmcr(uint64_t v) { wr(PMT_REG_PMCR_EL0, v); }
+    // MDCR_EL2 with HPMN = hpmn (counters >= hpmn are the second range) and other bits.
+    void mdcr(unsigned hpmn, uint64_t bits)
+    {
+        wr(PMT_REG_MDCR_EL2, PMT_PUT(MDCR_EL2, HPMN, hpmn) | bits);
+    }
+    // PMCCNTR_EL0 counts at Non-secure EL0..EL2 (NSH) and is enabled, starting at value.
+    void cycle_counter(uint64_t value)
+    {
+        wr(PMT_REG_PMCCFILTR_EL0, PMT_MASK(PMEVTYPER, NSH));
+        wr(PMT_REG_PMCCNTR_EL0, value);
+        wr(PMT_REG_PMCNTENSET_EL0, C);
+    }
+    // PMICNTR_EL0 counts at Non-secure EL0..EL2 (NSH) and is enabled, starting at value.
+    void instruction_counter(uint64_t value)
+    {
+        wr(PMT_REG_PMICFILTR_EL0, PMT_MASK(PMEVTYPER, NSH));
+        wr(PMT_REG_PMICNTR_EL0, value);
+        wr(PMT_REG_PMCNTENSET_EL0, F0);
+    }
+    void cycles(uint64_t n) { ASSERT_EQ(pmt_pmu_cycles(pe, n), PMT_OK); }
+    // Configures FEAT_PMUv3p9 with the instruction counter (call before make()).
+    void use_icntr()
+    {
+        cfg.pmu_version = PMT_PMUV3P9;
+        cfg.feat_icntr = true;
+    }
+
     static constexpr uint64_t C = uint64_t{1} << 31;  // cycle counter bit
     static constexpr uint64_t F0 = uint64_t{1} << 32; // instruction counter bit
     static constexpr uint64_t bit(unsigned n) { return uint64_t{1} << n; }

@@ -22,34 +22,6 @@ constexpr uint64_t kTwo32 = uint64_t{1} << 32;
 class Freeze : public PeTest
 {
   protected:
-    uint64_t ovs() { return rd(PMT_REG_PMOVSCLR_EL0); }
-    uint64_t cnt(unsigned n) { return rd(PMT_REG_PMEVCNTR_EL0, n); }
-    uint64_t ccnt() { return rd(PMT_REG_PMCCNTR_EL0); }
-    uint64_t icnt() { return rd(PMT_REG_PMICNTR_EL0); }
-    void pmcr(uint64_t v) { wr(PMT_REG_PMCR_EL0, v); }
-    // MDCR_EL2 with HPMN = hpmn (counters >= hpmn are the second range) and other bits.
-    void mdcr(unsigned hpmn, uint64_t bits)
-    {
-        wr(PMT_REG_MDCR_EL2, PMT_PUT(MDCR_EL2, HPMN, hpmn) | bits);
-    }
-    void cycle_counter(uint64_t value)
-    {
-        wr(PMT_REG_PMCCFILTR_EL0, kNSH);
-        wr(PMT_REG_PMCCNTR_EL0, value);
-        wr(PMT_REG_PMCNTENSET_EL0, C);
-    }
-    void instruction_counter(uint64_t value)
-    {
-        wr(PMT_REG_PMICFILTR_EL0, kNSH);
-        wr(PMT_REG_PMICNTR_EL0, value);
-        wr(PMT_REG_PMCNTENSET_EL0, F0);
-    }
-    void cycles(uint64_t n) { ASSERT_EQ(pmt_pmu_cycles(pe, n), PMT_OK); }
-    void use_icntr()
-    {
-        cfg.pmu_version = PMT_PMUV3P9;
-        cfg.feat_icntr = true;
-    }
     void spe(bool e, bool pmfz, bool s)
     {
         ASSERT_EQ(pmt_pmu_set_spe_state(pe, e, pmfz, s), PMT_OK);

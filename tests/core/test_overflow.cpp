@@ -21,34 +21,6 @@ constexpr uint64_t kTwo32 = uint64_t{1} << 32;
 class OverflowBase : public PeTest
 {
   protected:
-    uint64_t ovs() { return rd(PMT_REG_PMOVSCLR_EL0); }
-    uint64_t cnt(unsigned n) { return rd(PMT_REG_PMEVCNTR_EL0, n); }
-    void pmcr(uint64_t v) { wr(PMT_REG_PMCR_EL0, v); }
-    // MDCR_EL2 with HPMN = hpmn (counters >= hpmn are the second range) and other bits.
-    void mdcr(unsigned hpmn, uint64_t bits)
-    {
-        wr(PMT_REG_MDCR_EL2, PMT_PUT(MDCR_EL2, HPMN, hpmn) | bits);
-    }
-    // PMCCNTR_EL0 counts at Non-secure EL2 (NSH) and is enabled, starting at value.
-    void cycle_counter(uint64_t value)
-    {
-        wr(PMT_REG_PMCCFILTR_EL0, kNSH);
-        wr(PMT_REG_PMCCNTR_EL0, value);
-        wr(PMT_REG_PMCNTENSET_EL0, C);
-    }
-    // PMICNTR_EL0 counts at Non-secure EL2 (NSH) and is enabled, starting at value.
-    void instruction_counter(uint64_t value)
-    {
-        wr(PMT_REG_PMICFILTR_EL0, kNSH);
-        wr(PMT_REG_PMICNTR_EL0, value);
-        wr(PMT_REG_PMCNTENSET_EL0, F0);
-    }
-    void cycles(uint64_t n) { ASSERT_EQ(pmt_pmu_cycles(pe, n), PMT_OK); }
-    void use_icntr()
-    {
-        cfg.pmu_version = PMT_PMUV3P9;
-        cfg.feat_icntr = true;
-    }
     void clear_records()
     {
         irq_changes.clear();

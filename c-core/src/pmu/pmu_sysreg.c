@@ -234,31 +234,47 @@ static bool el0_uen_hidden(const pmt_pe *pe, unsigned idx)
            !(pe->st.pmu.uacr >> idx & 1);
 }
 
+/* The set/clear register pairs PMCNTENSET/CLR, PMOVSSET/CLR, PMINTENSET/CLR: the state they
+ * share, whether this is the SET view, and the EL0 gate. NULL for any other register. */
+static uint64_t *set_clear_state(pmt_pe *pe, pmt_reg_id id, bool *set, enum el0_gate *gate)
+{
+    struct pmt_pmu_regs *r = &pe->st.pmu;
+    *gate = EL0_EN;
+    switch (id) {
+    case PMT_REG_PMCNTENSET_EL0: *set = true; return &r->cnten;
+    case PMT_REG_PMCNTENCLR_EL0: *set = false; return &r->cnten;
+    case PMT_REG_PMOVSSET_EL0: *set = true; return &r->ovs;
+    case PMT_REG_PMOVSCLR_EL0: *set = false; return &r->ovs;
+    case PMT_REG_PMINTENSET_EL1:
+        *set = true;
+        *gate = EL0_UNDEF;
+        return &r->inten;
+    case PMT_REG_PMINTENCLR_EL1:
+        *set = false;
+        *gate = EL0_UNDEF;
+        return &r->inten;
+    default: return NULL;
+    }
+}
+
 pmt_access pmu_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
 {
     struct pmt_pmu_regs *r = &pe->st.pmu;
     pmt_access a;
     int idx = -1;
+    bool set;
+    enum el0_gate gate;
     pmu_flush(pe);
+    uint64_t *set_clear = set_clear_state(pe, reg.id, &set, &gate);
+    if (set_clear) {
+        if ((a = check_access(pe, gate, false, false, -1)) == PMT_ACCESS_OK)
+            *value = *set_clear & access_mask(pe);
+        return a;
+    }
     switch (reg.id) {
     case PMT_REG_PMCR_EL0:
         if ((a = check_access(pe, EL0_PMCR, false, true, -1)) == PMT_ACCESS_OK)
             *value = pmcr_read(pe);
-        return a;
-    case PMT_REG_PMCNTENSET_EL0:
-    case PMT_REG_PMCNTENCLR_EL0:
-        if ((a = check_access(pe, EL0_EN, false, false, -1)) == PMT_ACCESS_OK)
-            *value = r->cnten & access_mask(pe);
-        return a;
-    case PMT_REG_PMOVSSET_EL0:
-    case PMT_REG_PMOVSCLR_EL0:
-        if ((a = check_access(pe, EL0_EN, false, false, -1)) == PMT_ACCESS_OK)
-            *value = r->ovs & access_mask(pe);
-        return a;
-    case PMT_REG_PMINTENSET_EL1:
-    case PMT_REG_PMINTENCLR_EL1:
-        if ((a = check_access(pe, EL0_UNDEF, false, false, -1)) == PMT_ACCESS_OK)
-            *value = r->inten & access_mask(pe);
         return a;
     case PMT_REG_PMSWINC_EL0:
     case PMT_REG_PMZR_EL0: return PMT_ACCESS_UNDEFINED; /* write-only */
@@ -329,7 +345,18 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
     struct pmt_pmu_regs *r = &pe->st.pmu;
     pmt_access a;
     int idx = -1;
+    bool set;
+    enum el0_gate gate;
     pmu_flush(pe);
+    uint64_t *set_clear = set_clear_state(pe, reg.id, &set, &gate);
+    if (set_clear) {
+        if ((a = check_access(pe, gate, true, false, -1)) != PMT_ACCESS_OK)
+            return a;
+        uint64_t m = v & write_mask(pe);
+        *set_clear = set ? *set_clear | m : *set_clear & ~m;
+        pmu_update(pe);
+        return PMT_ACCESS_OK;
+    }
     switch (reg.id) {
     case PMT_REG_PMCR_EL0:
         if ((a = check_access(pe, EL0_PMCR, true, true, -1)) != PMT_ACCESS_OK)
@@ -337,22 +364,6 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
         r->pmcr = v & pmcr_write_mask(pe);
         pmcr_reset_counters(pe, v);
         break;
-    case PMT_REG_PMCNTENSET_EL0:
-    case PMT_REG_PMCNTENCLR_EL0:
-    case PMT_REG_PMOVSSET_EL0:
-    case PMT_REG_PMOVSCLR_EL0:
-    case PMT_REG_PMINTENSET_EL1:
-    case PMT_REG_PMINTENCLR_EL1: {
-        bool el1 = reg.id == PMT_REG_PMINTENSET_EL1 || reg.id == PMT_REG_PMINTENCLR_EL1;
-        if ((a = check_access(pe, el1 ? EL0_UNDEF : EL0_EN, true, false, -1)) != PMT_ACCESS_OK)
-            return a;
-        uint64_t m = v & write_mask(pe);
-        uint64_t *target = reg.id <= PMT_REG_PMCNTENCLR_EL0 ? &r->cnten : el1 ? &r->inten : &r->ovs;
-        bool set = reg.id == PMT_REG_PMCNTENSET_EL0 || reg.id == PMT_REG_PMOVSSET_EL0 ||
-                   reg.id == PMT_REG_PMINTENSET_EL1;
-        *target = set ? *target | m : *target & ~m;
-        break;
-    }
     case PMT_REG_PMSWINC_EL0:
         if ((a = check_access(pe, EL0_SWINC, true, false, -1)) != PMT_ACCESS_OK)
             return a;
