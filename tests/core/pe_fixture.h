@@ -46,6 +46,11 @@ class PeTest : public ::testing::Test
         pmt_pe_callbacks cb = callbacks();
         pe = pmt_pe_create(&cfg, &cb);
         ASSERT_NE(pe, nullptr) << (log_lines.empty() ? "" : log_lines.back());
+        // As EL3 firmware does at boot: let lower ELs use the FEAT_PMUv3p9 registers.
+        if (cfg.have_el3 && cfg.pmu_version >= PMT_PMUV3P9) {
+            at(3, PMT_SS_ROOT);
+            wr(PMT_REG_MDCR_EL3, PMT_MASK(MDCR_EL3, EnPM2));
+        }
         at(cfg.have_el2 ? 2 : 1);
     }
 

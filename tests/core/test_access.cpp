@@ -219,3 +219,59 @@ TEST_F(Access, PmceidReadsTrapAtEl0WithTid)
 }
 
 } // namespace
+
+namespace
+{
+
+class AccessEnPM2 : public PeTest
+{
+};
+
+// MDCR_EL3.EnPM2 == 0 traps EL2, EL1 and EL0 accesses to the FEAT_PMUv3p9 registers to EL3,
+// after the EL2 traps and before MDCR_EL3.TPM (D24.5, PMUACR_EL1, PMZR_EL0, PMICNTR_EL0,
+// PMICFILTR_EL0 accessibility).
+TEST_F(AccessEnPM2, ZeroTrapsThePmuv3p9RegistersToEl3)
+{
+    cfg.pmu_version = PMT_PMUV3P9;
+    cfg.feat_icntr = true;
+    make();
+    wr_high(PMT_REG_MDCR_EL3, 0);
+    uint64_t v;
+    EXPECT_EQ(read(PMT_REG_PMUACR_EL1, &v), PMT_ACCESS_TRAP_EL3);
+    EXPECT_EQ(write(PMT_REG_PMZR_EL0, 1), PMT_ACCESS_TRAP_EL3);
+    EXPECT_EQ(read(PMT_REG_PMICNTR_EL0, &v), PMT_ACCESS_TRAP_EL3);
+    EXPECT_EQ(write(PMT_REG_PMICFILTR_EL0, 0), PMT_ACCESS_TRAP_EL3);
+    EXPECT_EQ(read(PMT_REG_PMCR_EL0, &v), PMT_ACCESS_OK); // not a PMUv3p9 register
+    at(3, PMT_SS_ROOT);
+    EXPECT_EQ(read(PMT_REG_PMUACR_EL1, &v), PMT_ACCESS_OK); // EL3 itself is not trapped
+}
+
+TEST_F(AccessEnPM2, El2TpmTakesPriorityOverEnPM2)
+{
+    cfg.pmu_version = PMT_PMUV3P9;
+    make();
+    wr_high(PMT_REG_MDCR_EL3, 0);
+    wr(PMT_REG_MDCR_EL2, PMT_MASK(MDCR_EL2, TPM) | PMT_PUT(MDCR_EL2, HPMN, 6));
+    at(1);
+    uint64_t v;
+    EXPECT_EQ(read(PMT_REG_PMUACR_EL1, &v), PMT_ACCESS_TRAP_EL2);
+}
+
+// PMICNTR_EL0 and PMICFILTR_EL0 at EL0 are gated by PMUSERENR_EL0.UEN alone, not EN.
+TEST_F(AccessEnPM2, InstructionCounterAtEl0NeedsUenNotEn)
+{
+    cfg.pmu_version = PMT_PMUV3P9;
+    cfg.feat_icntr = true;
+    make();
+    wr(PMT_REG_PMUSERENR_EL0, PMT_MASK(PMUSERENR, EN));
+    at(0);
+    uint64_t v;
+    EXPECT_EQ(read(PMT_REG_PMICNTR_EL0, &v), PMT_ACCESS_TRAP_EL1);
+    EXPECT_EQ(read(PMT_REG_PMICFILTR_EL0, &v), PMT_ACCESS_TRAP_EL1);
+    at(2);
+    wr(PMT_REG_PMUSERENR_EL0, PMT_MASK(PMUSERENR, UEN));
+    at(0);
+    EXPECT_EQ(read(PMT_REG_PMICNTR_EL0, &v), PMT_ACCESS_OK);
+}
+
+} // namespace

@@ -13,14 +13,21 @@
 
 /* What lets EL0 at a register (the first branch of each accessibility pseudocode). */
 enum el0_gate {
-    EL0_UNDEF,  /* an EL1 register: UNDEFINED at EL0 */
-    EL0_EN,     /* PMUSERENR_EL0.EN, or UEN with FEAT_PMUv3p9 */
-    EL0_PMCR,   /* PMUSERENR_EL0.EN only */
-    EL0_SWINC,  /* EN, SW, or UEN */
-    EL0_CCNTR,  /* reads: EN, CR or UEN; writes: EN or UEN */
-    EL0_EVCNTR, /* reads: EN, ER or UEN; writes: EN or UEN (also PMXEVCNTR) */
-    EL0_SELR,   /* PMSELR_EL0: reads and writes with EN, ER or UEN */
-    EL0_USERENR /* PMUSERENR_EL0: readable at EL0, writes UNDEFINED */
+    EL0_UNDEF,   /* an EL1 register: UNDEFINED at EL0 */
+    EL0_EN,      /* PMUSERENR_EL0.EN, or UEN with FEAT_PMUv3p9 */
+    EL0_PMCR,    /* PMUSERENR_EL0.EN only */
+    EL0_SWINC,   /* EN, SW, or UEN */
+    EL0_CCNTR,   /* reads: EN, CR or UEN; writes: EN or UEN */
+    EL0_EVCNTR,  /* reads: EN, ER or UEN; writes: EN or UEN (also PMXEVCNTR) */
+    EL0_SELR,    /* PMSELR_EL0: reads and writes with EN, ER or UEN */
+    EL0_USERENR, /* PMUSERENR_EL0: readable at EL0, writes UNDEFINED */
+    EL0_UEN      /* PMICNTR_EL0, PMICFILTR_EL0: PMUSERENR_EL0.UEN only */
+};
+
+/* Extra traps a register is subject to. */
+enum {
+    TRAP_TPMCR = 1, /* MDCR_EL2.TPMCR (PMCR_EL0) */
+    TRAP_ENPM2 = 2  /* MDCR_EL3.EnPM2 == 0 traps to EL3 (FEAT_PMUv3p9, EBEP, SS registers) */
 };
 
 static pmt_access trap_from_el0(const pmt_pe *pe)
@@ -33,7 +40,7 @@ static pmt_access trap_from_el0(const pmt_pe *pe)
  * an index at or above the counters EL1 and EL0 may use traps to EL2
  * (GetNumEventCountersAccessible, FEAT_FGT behaviour, docs/choices.md).
  */
-static pmt_access check_access(const pmt_pe *pe, enum el0_gate gate, bool write, bool tpmcr,
+static pmt_access check_access(const pmt_pe *pe, enum el0_gate gate, bool write, unsigned traps,
                                int counter)
 {
     unsigned el = pe->st.pe.el;
@@ -48,6 +55,7 @@ static pmt_access check_access(const pmt_pe *pe, enum el0_gate gate, bool write,
         case EL0_CCNTR: ok = en || uen || (!write && USERENR(CR)); break;
         case EL0_EVCNTR: ok = en || uen || (!write && USERENR(ER)); break;
         case EL0_SELR: ok = en || uen || USERENR(ER); break;
+        case EL0_UEN: ok = uen; break;
         case EL0_USERENR:
             if (write)
                 return PMT_ACCESS_UNDEFINED;
@@ -59,11 +67,13 @@ static pmt_access check_access(const pmt_pe *pe, enum el0_gate gate, bool write,
             return trap_from_el0(pe);
     }
     if (el <= 1 && pe->st.pe.el2_enabled) {
-        if (MDCR2(TPM) || (tpmcr && MDCR2(TPMCR)))
+        if (MDCR2(TPM) || ((traps & TRAP_TPMCR) && MDCR2(TPMCR)))
             return PMT_ACCESS_TRAP_EL2;
         if (counter >= 0 && (unsigned)counter >= pmu_counters_accessible(pe))
             return PMT_ACCESS_TRAP_EL2;
     }
+    if (el <= 2 && pe->cfg.have_el3 && (traps & TRAP_ENPM2) && !MDCR3(EnPM2))
+        return PMT_ACCESS_TRAP_EL3;
     if (el <= 2 && pe->cfg.have_el3 && MDCR3(TPM))
         return PMT_ACCESS_TRAP_EL3;
     return PMT_ACCESS_OK;
@@ -223,7 +233,7 @@ static pmt_access counter_access(const pmt_pe *pe, pmt_reg_ref reg, bool write, 
     if (idx < 0 || (idx < PMT_CYCLE_COUNTER_ID && (unsigned)idx >= pmu_counters_selfhosted(pe)))
         return PMT_ACCESS_UNDEFINED;
     *idx_out = idx;
-    return check_access(pe, gate, write, false, idx < PMT_CYCLE_COUNTER_ID ? idx : -1);
+    return check_access(pe, gate, write, 0, idx < PMT_CYCLE_COUNTER_ID ? idx : -1);
 }
 
 /* With PMUSERENR_EL0.UEN at EL0, a counter PMUACR_EL1 does not grant reads as zero and ignores
@@ -267,41 +277,41 @@ pmt_access pmu_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
     pmu_flush(pe);
     uint64_t *set_clear = set_clear_state(pe, reg.id, &set, &gate);
     if (set_clear) {
-        if ((a = check_access(pe, gate, false, false, -1)) == PMT_ACCESS_OK)
+        if ((a = check_access(pe, gate, false, 0, -1)) == PMT_ACCESS_OK)
             *value = *set_clear & access_mask(pe);
         return a;
     }
     switch (reg.id) {
     case PMT_REG_PMCR_EL0:
-        if ((a = check_access(pe, EL0_PMCR, false, true, -1)) == PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_PMCR, false, TRAP_TPMCR, -1)) == PMT_ACCESS_OK)
             *value = pmcr_read(pe);
         return a;
     case PMT_REG_PMSWINC_EL0:
     case PMT_REG_PMZR_EL0: return PMT_ACCESS_UNDEFINED; /* write-only */
     case PMT_REG_PMSELR_EL0:
-        if ((a = check_access(pe, EL0_SELR, false, false, -1)) == PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_SELR, false, 0, -1)) == PMT_ACCESS_OK)
             *value = r->selr;
         return a;
     case PMT_REG_PMCEID0_EL0:
     case PMT_REG_PMCEID1_EL0:
         if (pe->st.pe.el == 0 && pe_have_pmu(pe, PMT_PMUV3P9) && USERENR(TID))
             return trap_from_el0(pe);
-        if ((a = check_access(pe, EL0_EN, false, false, -1)) == PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_EN, false, 0, -1)) == PMT_ACCESS_OK)
             *value = pmceid(pe, reg.id == PMT_REG_PMCEID1_EL0);
         return a;
     case PMT_REG_PMCCNTR_EL0:
-        if ((a = check_access(pe, EL0_CCNTR, false, false, -1)) == PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_CCNTR, false, 0, -1)) == PMT_ACCESS_OK)
             *value = el0_uen_hidden(pe, PMT_CYCLE_COUNTER_ID) ? 0 : r->cnt[PMT_CYCLE_COUNTER_ID];
         return a;
     case PMT_REG_PMCCFILTR_EL0:
-        if ((a = check_access(pe, EL0_EN, false, false, -1)) == PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_EN, false, 0, -1)) == PMT_ACCESS_OK)
             *value = r->typer[PMT_CYCLE_COUNTER_ID];
         return a;
     case PMT_REG_PMICNTR_EL0:
     case PMT_REG_PMICFILTR_EL0:
         if (!pe->cfg.feat_icntr)
             return PMT_ACCESS_UNDEFINED;
-        if ((a = check_access(pe, EL0_EN, false, false, -1)) != PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_UEN, false, TRAP_ENPM2, -1)) != PMT_ACCESS_OK)
             return a;
         if (reg.id == PMT_REG_PMICFILTR_EL0)
             *value = r->typer[PMT_INSTRUCTION_COUNTER_ID] | PMT_EV_INST_RETIRED;
@@ -311,19 +321,19 @@ pmt_access pmu_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
                          : r->cnt[PMT_INSTRUCTION_COUNTER_ID];
         return a;
     case PMT_REG_PMUSERENR_EL0:
-        if ((a = check_access(pe, EL0_USERENR, false, false, -1)) == PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_USERENR, false, 0, -1)) == PMT_ACCESS_OK)
             *value = r->userenr;
         return a;
     case PMT_REG_PMMIR_EL1:
         if (!pe_have_pmu(pe, PMT_PMUV3P4))
             return PMT_ACCESS_UNDEFINED;
-        if ((a = check_access(pe, EL0_UNDEF, false, false, -1)) == PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_UNDEF, false, 0, -1)) == PMT_ACCESS_OK)
             *value = pe->cfg.pmmir;
         return a;
     case PMT_REG_PMUACR_EL1:
         if (!pe_have_pmu(pe, PMT_PMUV3P9))
             return PMT_ACCESS_UNDEFINED;
-        if ((a = check_access(pe, EL0_UNDEF, false, false, -1)) == PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_UNDEF, false, TRAP_ENPM2, -1)) == PMT_ACCESS_OK)
             *value = r->uacr;
         return a;
     case PMT_REG_PMEVCNTR_EL0:
@@ -350,7 +360,7 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
     pmu_flush(pe);
     uint64_t *set_clear = set_clear_state(pe, reg.id, &set, &gate);
     if (set_clear) {
-        if ((a = check_access(pe, gate, true, false, -1)) != PMT_ACCESS_OK)
+        if ((a = check_access(pe, gate, true, 0, -1)) != PMT_ACCESS_OK)
             return a;
         uint64_t m = v & write_mask(pe);
         *set_clear = set ? *set_clear | m : *set_clear & ~m;
@@ -359,20 +369,20 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
     }
     switch (reg.id) {
     case PMT_REG_PMCR_EL0:
-        if ((a = check_access(pe, EL0_PMCR, true, true, -1)) != PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_PMCR, true, TRAP_TPMCR, -1)) != PMT_ACCESS_OK)
             return a;
         r->pmcr = v & pmcr_write_mask(pe);
         pmcr_reset_counters(pe, v);
         break;
     case PMT_REG_PMSWINC_EL0:
-        if ((a = check_access(pe, EL0_SWINC, true, false, -1)) != PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_SWINC, true, 0, -1)) != PMT_ACCESS_OK)
             return a;
         sw_increment(pe, v);
         break;
     case PMT_REG_PMZR_EL0: {
         if (!pe_have_pmu(pe, PMT_PMUV3P9))
             return PMT_ACCESS_UNDEFINED;
-        if ((a = check_access(pe, EL0_EN, true, false, -1)) != PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_EN, true, TRAP_ENPM2, -1)) != PMT_ACCESS_OK)
             return a;
         uint64_t m = v & write_mask(pe) & pe->impl_mask;
         for (; m; m &= m - 1) {
@@ -383,7 +393,7 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
         break;
     }
     case PMT_REG_PMSELR_EL0:
-        if ((a = check_access(pe, EL0_SELR, true, false, -1)) != PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_SELR, true, 0, -1)) != PMT_ACCESS_OK)
             return a;
         r->selr = v & PMT_MASK(PMSELR, SEL);
         break;
@@ -391,13 +401,13 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
     case PMT_REG_PMCEID1_EL0:
     case PMT_REG_PMMIR_EL1: return PMT_ACCESS_UNDEFINED; /* read-only */
     case PMT_REG_PMCCNTR_EL0:
-        if ((a = check_access(pe, EL0_CCNTR, true, false, -1)) != PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_CCNTR, true, 0, -1)) != PMT_ACCESS_OK)
             return a;
         if (write_mask(pe) >> PMT_CYCLE_COUNTER_ID & 1)
             r->cnt[PMT_CYCLE_COUNTER_ID] = v;
         break;
     case PMT_REG_PMCCFILTR_EL0:
-        if ((a = check_access(pe, EL0_EN, true, false, -1)) != PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_EN, true, 0, -1)) != PMT_ACCESS_OK)
             return a;
         if (!el0_uen_hidden(pe, PMT_CYCLE_COUNTER_ID))
             r->typer[PMT_CYCLE_COUNTER_ID] = v & typer_write_mask(pe, PMT_CYCLE_COUNTER_ID);
@@ -406,7 +416,7 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
     case PMT_REG_PMICFILTR_EL0:
         if (!pe->cfg.feat_icntr)
             return PMT_ACCESS_UNDEFINED;
-        if ((a = check_access(pe, EL0_EN, true, false, -1)) != PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_UEN, true, TRAP_ENPM2, -1)) != PMT_ACCESS_OK)
             return a;
         if (!(write_mask(pe) >> PMT_INSTRUCTION_COUNTER_ID & 1))
             break;
@@ -417,7 +427,7 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
                 v & typer_write_mask(pe, PMT_INSTRUCTION_COUNTER_ID);
         break;
     case PMT_REG_PMUSERENR_EL0: {
-        if ((a = check_access(pe, EL0_USERENR, true, false, -1)) != PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_USERENR, true, 0, -1)) != PMT_ACCESS_OK)
             return a;
         uint64_t m = PMT_MASK(PMUSERENR, EN) | PMT_MASK(PMUSERENR, SW) | PMT_MASK(PMUSERENR, CR) |
                      PMT_MASK(PMUSERENR, ER);
@@ -431,7 +441,7 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
     case PMT_REG_PMUACR_EL1:
         if (!pe_have_pmu(pe, PMT_PMUV3P9))
             return PMT_ACCESS_UNDEFINED;
-        if ((a = check_access(pe, EL0_UNDEF, true, false, -1)) != PMT_ACCESS_OK)
+        if ((a = check_access(pe, EL0_UNDEF, true, TRAP_ENPM2, -1)) != PMT_ACCESS_OK)
             return a;
         r->uacr = v & pe->impl_mask;
         break;
