@@ -23,6 +23,7 @@ struct pmt_pmu_regs {
     uint64_t selr, userenr, uacr, pmccr, pmecr, pmiar;
     uint64_t ccnt_prescale; /* cycles counted towards the next PMCCNTR increment when PMCR.D=1 */
     bool spe_e, spe_pmfz, spe_s; /* PMBLIMITR_EL1.E, PMBLIMITR_EL1.PMFZ, PMBSR_EL1.S */
+    bool locked;                 /* PMLSR.SLK: the software lock of the memory-mapped frame */
 };
 
 struct pmt_pe_arch {
@@ -50,6 +51,9 @@ struct pmt_pe {
 
     /* derived from cfg */
     uint64_t impl_mask; /* implemented counter ids: 0..N-1, 31, and 32 with FEAT_PMUv3_ICNTR */
+
+    /* set while an external access is performed: the self-hosted access checks do not apply */
+    enum { PE_SELF_HOSTED, PE_EXTERNAL, PE_EXTERNAL_MOST_SECURE } accessor;
 
     /* derived from st; rebuilt by pmu_update() */
     bool irq_level, cti_level, halt_level, brbe_frozen;

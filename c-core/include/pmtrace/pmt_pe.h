@@ -35,6 +35,12 @@ typedef enum pmt_unattributable_policy {
     PMT_UNATTRIB_COUNTED = 1      /* counted even where Attributable events are prohibited */
 } pmt_unattributable_policy;
 
+/* The layout of the external (memory-mapped) PMU frame, I5.2. */
+typedef enum pmt_ext_layout {
+    PMT_EXT32 = 0, /* FEAT_PMUv3_EXT32: 32-bit registers, PMDEVARCH.ARCHPART 0xA16 */
+    PMT_EXT64 = 1  /* FEAT_PMUv3_EXT64: 64-bit registers, PMDEVARCH.ARCHPART 0xA26 */
+} pmt_ext_layout;
+
 typedef struct pmt_pe_config {
     /* Exception levels that exist above EL1 (EL0 and EL1 always exist). */
     bool have_el2;
@@ -69,8 +75,16 @@ typedef struct pmt_pe_config {
     uint8_t pmcr_idcode; /* PMCR_EL0.IDCODE */
     uint64_t pmmir;      /* PMMIR_EL1 value (FEAT_PMUv3p4) */
     pmt_unattributable_policy unattributable;
-    bool chain_across_ranges; /* Unpredictable_COUNT_CHAIN: does an even counter in one range
-                                 chain into an odd counter in the next? default false */
+    /* The external PMU frame (I5.2, I5.3). */
+    pmt_ext_layout ext_layout; /* default EXT32 */
+    bool ext_software_lock;    /* PMLAR/PMLSR software lock implemented (not from Debugv8p4);
+                                  default false */
+    uint64_t mpidr;            /* PMDEVAFF: the PE's MPIDR_EL1 */
+    uint32_t pmiidr;           /* PMIIDR; default 0x0000043B (implementer Arm) */
+    uint16_t part_number;      /* PMPIDR0/1 part number; default 0 */
+    uint8_t revision;          /* PMPIDR2.REVISION; default 0 */
+    bool chain_across_ranges;  /* Unpredictable_COUNT_CHAIN: does an even counter in one range
+                                  chain into an odd counter in the next? default false */
 } pmt_pe_config;
 
 /* A config with every field at its documented default: 6 counters, PMUv3p7, EL2 and EL3. */

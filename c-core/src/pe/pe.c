@@ -36,6 +36,8 @@ pmt_pe_config pmt_pe_config_default(void)
      * a typical core delivers (the model implements SW_INCR, CPU_CYCLES, CHAIN itself). */
     c.common_events[0] = UINT64_C(0x00000000FFFFFFFF);
     c.unattributable = PMT_UNATTRIB_NOT_COUNTED;
+    c.ext_layout = PMT_EXT32;
+    c.pmiidr = 0x0000043Bu;
     return c;
 }
 
@@ -74,6 +76,10 @@ static const char *config_error(const pmt_pe_config *c)
         return "FEAT_SPE_DPFZS needs FEAT_SPEv1p2";
     if (c->unattributable != PMT_UNATTRIB_NOT_COUNTED && c->unattributable != PMT_UNATTRIB_COUNTED)
         return "unattributable is not a pmt_unattributable_policy";
+    if (c->ext_layout != PMT_EXT32 && c->ext_layout != PMT_EXT64)
+        return "ext_layout is not a pmt_ext_layout";
+    if (c->part_number > 0xFFF || c->revision > 0xF)
+        return "part_number is 12 bits and revision 4 bits";
     return NULL;
 }
 
@@ -131,6 +137,7 @@ pmt_status pmt_pe_reset(pmt_pe *pe)
     /* MDCR_EL2.HPMN resets to N (a warm-reset value where EL2 is the highest EL). */
     pe->st.mdcr_el2 = PMT_PUT(MDCR_EL2, HPMN, pe->cfg.num_counters);
     pmu_reset(pe);
+    pe->st.pmu.locked = pe->cfg.ext_software_lock;
     pe->nslots = 0;
     memset(pe->slot_of, 0, sizeof pe->slot_of);
     pmu_update(pe);

@@ -50,6 +50,10 @@ enum pmu_range pmu_counter_range(const pmt_pe *pe, unsigned idx)
 
 unsigned pmu_counters_accessible(const pmt_pe *pe)
 {
+    if (pe->accessor == PE_EXTERNAL_MOST_SECURE)
+        return pe->cfg.num_counters; /* the third range too (PMCCR.EPMN) */
+    if (pe->accessor == PE_EXTERNAL)
+        return pmu_effective_epmn(pe);
     if (pe->st.pe.el <= 1 && pe->st.pe.el2_enabled)
         return pmu_effective_hpmn(pe);
     return pmu_effective_epmn(pe);

@@ -30,6 +30,12 @@ enum {
     TRAP_ENPM2 = 2  /* MDCR_EL3.EnPM2 == 0 traps to EL3 (FEAT_PMUv3p9, EBEP, SS registers) */
 };
 
+/* A self-hosted access from EL0 (external accesses are never "at EL0"). */
+static bool at_el0(const pmt_pe *pe)
+{
+    return pe->accessor == PE_SELF_HOSTED && pe->st.pe.el == 0;
+}
+
 static pmt_access trap_from_el0(const pmt_pe *pe)
 {
     return pe->st.pe.el2_enabled && pe->st.pe.hcr_tge ? PMT_ACCESS_TRAP_EL2 : PMT_ACCESS_TRAP_EL1;
@@ -43,6 +49,8 @@ static pmt_access trap_from_el0(const pmt_pe *pe)
 static pmt_access check_access(const pmt_pe *pe, enum el0_gate gate, bool write, unsigned traps,
                                int counter)
 {
+    if (pe->accessor != PE_SELF_HOSTED)
+        return PMT_ACCESS_OK; /* external accesses are checked by pmu_ext.c */
     unsigned el = pe->st.pe.el;
     bool uen = pe_have_pmu(pe, PMT_PMUV3P9) && USERENR(UEN);
     if (el == 0) {
@@ -83,11 +91,11 @@ static pmt_access check_access(const pmt_pe *pe, enum el0_gate gate, bool write,
 static uint64_t access_mask(const pmt_pe *pe)
 {
     uint64_t mask = UINT64_C(1) << PMT_CYCLE_COUNTER_ID;
-    if (pe->cfg.feat_icntr && (pe->st.pe.el != 0 || PMT_GET(PMUSERENR, UEN, pe->st.pmu.userenr)))
+    if (pe->cfg.feat_icntr && (!at_el0(pe) || PMT_GET(PMUSERENR, UEN, pe->st.pmu.userenr)))
         mask |= UINT64_C(1) << PMT_INSTRUCTION_COUNTER_ID;
     unsigned n = pmu_counters_accessible(pe);
     mask |= (UINT64_C(1) << n) - 1;
-    if (pe_have_pmu(pe, PMT_PMUV3P9) && pe->st.pe.el == 0 && USERENR(UEN))
+    if (pe_have_pmu(pe, PMT_PMUV3P9) && at_el0(pe) && USERENR(UEN))
         mask &= pe->st.pmu.uacr;
     return mask;
 }
@@ -96,7 +104,7 @@ static uint64_t access_mask(const pmt_pe *pe)
 static uint64_t write_mask(const pmt_pe *pe)
 {
     uint64_t mask = access_mask(pe);
-    if (pe_have_pmu(pe, PMT_PMUV3P9) && pe->st.pe.el == 0 && USERENR(UEN)) {
+    if (pe_have_pmu(pe, PMT_PMUV3P9) && at_el0(pe) && USERENR(UEN)) {
         if (pe->cfg.feat_icntr && USERENR(IR))
             mask &= ~(UINT64_C(1) << PMT_INSTRUCTION_COUNTER_ID);
         if (USERENR(CR))
@@ -163,7 +171,7 @@ static void pmcr_reset_counters(pmt_pe *pe, uint64_t value)
 {
     struct pmt_pmu_regs *r = &pe->st.pmu;
     if (PMT_GET(PMCR, P, value)) {
-        bool all = pe->st.pe.el >= 2 || !pe->st.pe.el2_enabled;
+        bool all = pe->accessor != PE_SELF_HOSTED || pe->st.pe.el >= 2 || !pe->st.pe.el2_enabled;
         for (unsigned i = 0; i < pe->cfg.num_counters; i++) {
             enum pmu_range range = pmu_counter_range(pe, i);
             if (range == PMU_R1 || (range == PMU_R2 && all))
@@ -180,7 +188,7 @@ static void pmcr_reset_counters(pmt_pe *pe, uint64_t value)
 static void sw_increment(pmt_pe *pe, uint64_t value)
 {
     uint64_t mask = ((uint64_t)1 << pmu_counters_accessible(pe)) - 1;
-    if (pe->st.pe.el == 0 && pe_have_pmu(pe, PMT_PMUV3P9) && USERENR(UEN) && !USERENR(SW))
+    if (at_el0(pe) && pe_have_pmu(pe, PMT_PMUV3P9) && USERENR(UEN) && !USERENR(SW))
         mask &= pe->st.pmu.uacr;
     value &= mask & 0x7FFFFFFF;
     for (uint64_t m = value; m; m &= m - 1)
@@ -206,6 +214,7 @@ static uint64_t pmceid(const pmt_pe *pe, unsigned which)
 static int selected_counter(const pmt_pe *pe, bool for_typer)
 {
     unsigned sel = (unsigned)PMT_GET(PMSELR, SEL, pe->st.pmu.selr);
+    /* selected_counter serves the self-hosted PMXEV* registers only */
     if (sel == 31)
         return for_typer ? PMT_CYCLE_COUNTER_ID : -1;
     return sel < pmu_counters_selfhosted(pe) ? (int)sel : -1;
@@ -230,7 +239,9 @@ static pmt_access counter_access(const pmt_pe *pe, pmt_reg_ref reg, bool write, 
     }
     /* An index at or above the implemented counters: UNDEFINED (CONSTRAINED UNPREDICTABLE
      * Unpredictable_PMUEVENTCOUNTER, the FEAT_FGT behaviour; docs/choices.md). */
-    if (idx < 0 || (idx < PMT_CYCLE_COUNTER_ID && (unsigned)idx >= pmu_counters_selfhosted(pe)))
+    unsigned limit = pe->accessor == PE_EXTERNAL_MOST_SECURE ? pe->cfg.num_counters
+                                                             : pmu_counters_selfhosted(pe);
+    if (idx < 0 || (idx < PMT_CYCLE_COUNTER_ID && (unsigned)idx >= limit))
         return PMT_ACCESS_UNDEFINED;
     *idx_out = idx;
     return check_access(pe, gate, write, 0, idx < PMT_CYCLE_COUNTER_ID ? idx : -1);
@@ -240,7 +251,7 @@ static pmt_access counter_access(const pmt_pe *pe, pmt_reg_ref reg, bool write, 
  * writes. */
 static bool el0_uen_hidden(const pmt_pe *pe, unsigned idx)
 {
-    return pe->st.pe.el == 0 && pe_have_pmu(pe, PMT_PMUV3P9) && USERENR(UEN) && !USERENR(EN) &&
+    return at_el0(pe) && pe_have_pmu(pe, PMT_PMUV3P9) && USERENR(UEN) && !USERENR(EN) &&
            !(pe->st.pmu.uacr >> idx & 1);
 }
 
@@ -294,7 +305,7 @@ pmt_access pmu_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
         return a;
     case PMT_REG_PMCEID0_EL0:
     case PMT_REG_PMCEID1_EL0:
-        if (pe->st.pe.el == 0 && pe_have_pmu(pe, PMT_PMUV3P9) && USERENR(TID))
+        if (at_el0(pe) && pe_have_pmu(pe, PMT_PMUV3P9) && USERENR(TID))
             return trap_from_el0(pe);
         if ((a = check_access(pe, EL0_EN, false, 0, -1)) == PMT_ACCESS_OK)
             *value = pmceid(pe, reg.id == PMT_REG_PMCEID1_EL0);

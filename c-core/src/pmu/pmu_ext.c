@@ -1,0 +1,333 @@
+/*
+ * pmu_ext.c - the external (memory-mapped) PMU frame of I5.2 in its EXT32 and EXT64 layouts.
+ *
+ * Offsets decode to the same registers the PE reaches through MRS/MSR (pmu_sysreg.c), or to the
+ * registers that exist only here: PMCCR, the configuration, lock, authentication and
+ * identification registers. An external access sees every counter the self-hosted software can
+ * use; the third range (PMCCR.EPMN) only to a Most secure access.
+ */
+#include "../pe_internal.h"
+
+#include "pmtrace/pmt_events.h"
+
+#define PMLAR_KEY 0xC5ACCE55u
+
+const char *pmt_ext_status_name(pmt_ext_status status)
+{
+    switch (status) {
+    case PMT_EXT_OK: return "OK";
+    case PMT_EXT_NO_REGISTER: return "no register at this offset";
+    case PMT_EXT_BAD_SIZE: return "size or alignment not supported";
+    case PMT_EXT_ERROR: return "access not permitted";
+    }
+    return "unknown";
+}
+
+/* What an offset names: a register of the PE's view (with which 32-bit half, or all 64 bits),
+ * or one of the frame's own registers. */
+enum ext_own {
+    EXT_NONE,
+    EXT_PMCFGR,
+    EXT_PMIIDR,
+    EXT_PMCEID, /* PMCEID0..3: index 0..3 */
+    EXT_PMCCR,
+    EXT_PMDEVAFF,
+    EXT_PMLAR,
+    EXT_PMLSR,
+    EXT_PMAUTHSTATUS,
+    EXT_PMDEVARCH,
+    EXT_PMDEVID,
+    EXT_PMDEVTYPE,
+    EXT_PIDR, /* index 0..4 */
+    EXT_CIDR  /* index 0..3 */
+};
+
+struct ext_target {
+    pmt_reg_ref reg; /* PMT_REG_NONE for the frame's own registers */
+    enum ext_own own;
+    unsigned index;
+    unsigned half; /* 0: bits [31:0], 1: bits [63:32] */
+    bool wide;     /* a 64-bit register (8-byte accesses allowed in EXT64) */
+};
+
+static struct ext_target at_reg(pmt_reg_id id, unsigned index, unsigned half)
+{
+    struct ext_target t = {{id, index}, EXT_NONE, 0, half, true};
+    return t;
+}
+
+static struct ext_target at_own(enum ext_own own, unsigned index, unsigned half, bool wide)
+{
+    struct ext_target t = {{PMT_REG_NONE, 0}, own, index, half, wide};
+    return t;
+}
+
+/* The set/clear registers at 0xC00..0xCDF: base offset -> register. */
+static pmt_reg_id control_at(uint32_t base)
+{
+    switch (base) {
+    case 0xC00: return PMT_REG_PMCNTENSET_EL0;
+    case 0xC20: return PMT_REG_PMCNTENCLR_EL0;
+    case 0xC40: return PMT_REG_PMINTENSET_EL1;
+    case 0xC60: return PMT_REG_PMINTENCLR_EL1;
+    case 0xC80: return PMT_REG_PMOVSCLR_EL0;
+    case 0xCC0: return PMT_REG_PMOVSSET_EL0;
+    default: return PMT_REG_NONE;
+    }
+}
+
+static struct ext_target decode(const pmt_pe *pe, uint32_t off)
+{
+    const pmt_pe_config *c = &pe->cfg;
+    bool ext64 = c->ext_layout == PMT_EXT64;
+    uint32_t base = off & ~7u;
+    unsigned half = (off >> 2) & 1;
+    struct ext_target none = at_own(EXT_NONE, 0, 0, false);
+
+    if (off < 0x0F8)
+        return off / 8 < c->num_counters ? at_reg(PMT_REG_PMEVCNTR_EL0, off / 8, half) : none;
+    if (base == 0x0F8)
+        return at_reg(PMT_REG_PMCCNTR_EL0, 0, half);
+    if (base == 0x100)
+        return c->feat_icntr ? at_reg(PMT_REG_PMICNTR_EL0, 0, half) : none;
+    if (ext64) {
+        if (off >= 0x400 && off < 0x4F8)
+            return (off - 0x400) / 8 < c->num_counters
+                       ? at_reg(PMT_REG_PMEVTYPER_EL0, (off - 0x400) / 8, half)
+                       : none;
+        if (base == 0x4F8)
+            return at_reg(PMT_REG_PMCCFILTR_EL0, 0, half);
+        if (base == 0x500)
+            return c->feat_icntr ? at_reg(PMT_REG_PMICFILTR_EL0, 0, half) : none;
+    } else {
+        /* PMEVTYPER<n>[31:0] at 0x400 + 4n, [63:32] at 0xA00 + 4n; PMCCFILTR at n = 31,
+         * PMICFILTR at n = 32. */
+        uint32_t region = off >= 0xA00 ? 0xA00 : 0x400;
+        if ((off >= 0x400 && off < 0x484) || (off >= 0xA00 && off < 0xA84)) {
+            unsigned n = (off - region) / 4, h = region == 0xA00;
+            struct ext_target t;
+            if (n < c->num_counters)
+                t = at_reg(PMT_REG_PMEVTYPER_EL0, n, h);
+            else if (n == 31)
+                t = at_reg(PMT_REG_PMCCFILTR_EL0, 0, h);
+            else if (n == 32 && c->feat_icntr)
+                t = at_reg(PMT_REG_PMICFILTR_EL0, 0, h);
+            else
+                return none;
+            t.wide = false;
+            return t;
+        }
+    }
+    if (off >= 0xC00 && off < 0xCE0) {
+        pmt_reg_id id = control_at(off & ~0x1Fu);
+        if (id != PMT_REG_NONE && (off & 0x18) == 0)
+            return at_reg(id, 0, half);
+        if (base == 0xCA0 && pe_have_pmu(pe, PMT_PMUV3P9))
+            return at_reg(PMT_REG_PMZR_EL0, 0, half);
+        if (off == 0xCA0 && !ext64) {
+            struct ext_target t = at_reg(PMT_REG_PMSWINC_EL0, 0, 0);
+            t.wide = false;
+            return t;
+        }
+        return none;
+    }
+    switch (off) {
+    case 0xE00: return at_own(EXT_PMCFGR, 0, 0, false);
+    case 0xE08: return at_own(EXT_PMIIDR, 0, 0, false);
+    case 0xFA8: return at_own(EXT_PMDEVAFF, 0, 0, true);
+    case 0xFAC: return at_own(EXT_PMDEVAFF, 0, 1, true);
+    case 0xFB0: return at_own(EXT_PMLAR, 0, 0, false);
+    case 0xFB4: return at_own(EXT_PMLSR, 0, 0, false);
+    case 0xFB8: return at_own(EXT_PMAUTHSTATUS, 0, 0, false);
+    case 0xFBC: return at_own(EXT_PMDEVARCH, 0, 0, false);
+    case 0xFC8: return at_own(EXT_PMDEVID, 0, 0, false);
+    case 0xFCC: return at_own(EXT_PMDEVTYPE, 0, 0, false);
+    case 0xFD0: return at_own(EXT_PIDR, 4, 0, false);
+    default: break;
+    }
+    if (off >= 0xFE0 && off < 0xFF0)
+        return at_own(EXT_PIDR, (off - 0xFE0) / 4, 0, false);
+    if (off >= 0xFF0)
+        return at_own(EXT_CIDR, (off - 0xFF0) / 4, 0, false);
+    if (!ext64 && off == 0xE04) {
+        struct ext_target t = at_reg(PMT_REG_PMCR_EL0, 0, 0);
+        t.wide = false;
+        return t;
+    }
+    if (ext64 && base == 0xE10)
+        return at_reg(PMT_REG_PMCR_EL0, 0, half);
+    if (!ext64 && off >= 0xE20 && off < 0xE30)
+        return at_own(EXT_PMCEID, (off - 0xE20) / 4, 0, false);
+    if (base == 0xE40 && pe_have_pmu(pe, PMT_PMUV3P4))
+        return at_reg(PMT_REG_PMMIR_EL1, 0, half);
+    if (base == 0xE58 && c->feat_extpmn)
+        return at_own(EXT_PMCCR, 0, half, true);
+    return none;
+}
+
+static bool most_secure(const pmt_pe *pe, pmt_security from)
+{
+    if (pe->cfg.have_rme)
+        return from == PMT_SS_ROOT;
+    if (pe->cfg.have_el3)
+        return from == PMT_SS_SECURE || from == PMT_SS_ROOT;
+    return true;
+}
+
+static uint64_t pmcfgr(const pmt_pe *pe)
+{
+    uint64_t n = pmu_effective_epmn(pe) + (pe->cfg.feat_icntr ? 1 : 0);
+    return n | (uint64_t)63 << 8 /* SIZE: 64-bit counters */ | (uint64_t)1 << 14 /* CC */ |
+           (uint64_t)pe->cfg.have_aarch32 << 15 /* CCD: PMCR.D */ |
+           (uint64_t)pe_have_pmu(pe, PMT_PMUV3P7) << 21 /* FZO */ |
+           (uint64_t)pe->cfg.feat_ss << 22 /* SS */;
+}
+
+static uint64_t own_read(pmt_pe *pe, const struct ext_target *t)
+{
+    const pmt_pe_config *c = &pe->cfg;
+    static const uint8_t cidr[4] = {0x0D, 0x90, 0x05, 0xB1}; /* CoreSight debug component */
+    uint8_t pidr[5] = {
+        (uint8_t)(c->part_number & 0xFF),
+        (uint8_t)(c->part_number >> 8 | 0xB0),   /* JEP106 identity code [3:0] of Arm (0x3B) */
+        (uint8_t)(0x3 | 0x8 | c->revision << 4), /* identity [6:4], JEDEC, REVISION */
+        0x00,
+        0x04, /* JEP106 continuation code of Arm */
+    };
+    switch (t->own) {
+    case EXT_PMCFGR: return pmcfgr(pe);
+    case EXT_PMIIDR: return c->pmiidr;
+    case EXT_PMCEID: {
+        pe->accessor = PE_EXTERNAL_MOST_SECURE;
+        uint64_t v = 0;
+        pmt_reg_ref r = {t->index & 1 ? PMT_REG_PMCEID1_EL0 : PMT_REG_PMCEID0_EL0, 0};
+        pmu_sysreg_read(pe, r, &v);
+        return t->index >= 2 ? v >> 32 : v & UINT32_MAX;
+    }
+    case EXT_PMCCR: return pe->st.pmu.pmccr;
+    case EXT_PMDEVAFF: return c->mpidr;
+    case EXT_PMLSR: return c->ext_software_lock ? (1u | (uint64_t)pe->st.pmu.locked << 1) : 0;
+    case EXT_PMAUTHSTATUS:
+        /* Non-secure non-invasive debug implemented and enabled; Secure too when EL3 exists. */
+        return 0x0Cu | (c->have_el3 ? 0xC0u : 0);
+    case EXT_PMDEVARCH: return c->ext_layout == PMT_EXT64 ? 0x47702A26u : 0x47702A16u;
+    case EXT_PMDEVID: return 0;      /* PC sampling and PMU snapshots come with part two */
+    case EXT_PMDEVTYPE: return 0x16; /* SUB 1 (processor), MAJOR 6 (performance monitor) */
+    case EXT_PIDR: return pidr[t->index];
+    case EXT_CIDR: return cidr[t->index];
+    default: return 0; /* PMLAR is write-only: reads as 0 */
+    }
+}
+
+static void own_write(pmt_pe *pe, const struct ext_target *t, uint64_t v)
+{
+    switch (t->own) {
+    case EXT_PMLAR:
+        if (pe->cfg.ext_software_lock)
+            pe->st.pmu.locked = (v & UINT32_MAX) != PMLAR_KEY;
+        break;
+    case EXT_PMCCR: {
+        pmu_flush(pe);
+        unsigned epmn = (unsigned)PMT_GET(PMCCR, EPMN, v);
+        if (epmn > pe->cfg.num_counters)
+            pe_log(pe,
+                   "PMCCR.EPMN = %u is reserved (N = %u): CONSTRAINED UNPREDICTABLE, behaves "
+                   "as %u",
+                   epmn, pe->cfg.num_counters, pe->cfg.num_counters);
+        pe->st.pmu.pmccr =
+            v & (PMT_MASK(PMCCR, EPMN) | PMT_MASK(PMCCR, EPME) | PMT_MASK(PMCCR, OSLO));
+        pmu_update(pe);
+        break;
+    }
+    default: break; /* read-only registers ignore writes */
+    }
+}
+
+/* Checks and decodes an access; sets pe->accessor for the duration of the access. */
+static pmt_ext_status begin(pmt_pe *pe, uint32_t off, unsigned size, pmt_security from,
+                            struct ext_target *t)
+{
+    if (off > 0xFFF || (size != 4 && size != 8) || (off & (size - 1)))
+        return off > 0xFFF ? PMT_EXT_NO_REGISTER : PMT_EXT_BAD_SIZE;
+    *t = decode(pe, off & ~3u);
+    if (t->reg.id == PMT_REG_NONE && t->own == EXT_NONE)
+        return PMT_EXT_NO_REGISTER;
+    if (size == 8 && (pe->cfg.ext_layout != PMT_EXT64 || !t->wide))
+        return PMT_EXT_BAD_SIZE;
+    /* MDCR_EL3.EPMAD: external PMU access disabled except for a Most secure access. The
+     * identification registers stay readable. */
+    bool id_reg = t->own >= EXT_PMLSR;
+    if (pe->cfg.have_el3 && PMT_GET(MDCR_EL3, EPMAD, pe->st.mdcr_el3) && !most_secure(pe, from) &&
+        !id_reg)
+        return PMT_EXT_ERROR;
+    pe->accessor = most_secure(pe, from) ? PE_EXTERNAL_MOST_SECURE : PE_EXTERNAL;
+    return PMT_EXT_OK;
+}
+
+static uint64_t half_of(uint64_t v, const struct ext_target *t, unsigned size)
+{
+    return size == 8 ? v : (v >> (32 * t->half)) & UINT32_MAX;
+}
+
+pmt_ext_status pmt_pmu_ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pmt_security from,
+                                bool memory_mapped, uint64_t *value)
+{
+    (void)memory_mapped; /* the software lock only blocks writes */
+    if (!pe || !value)
+        return PMT_EXT_ERROR;
+    struct ext_target t;
+    pmt_ext_status st = begin(pe, offset, size, from, &t);
+    if (st != PMT_EXT_OK)
+        return st;
+    uint64_t v = 0;
+    if (t.reg.id == PMT_REG_NONE)
+        v = own_read(pe, &t);
+    else if (pmu_sysreg_read(pe, t.reg, &v) != PMT_ACCESS_OK)
+        st = t.reg.id == PMT_REG_PMSWINC_EL0 || t.reg.id == PMT_REG_PMZR_EL0 ? PMT_EXT_OK
+                                                                             : PMT_EXT_ERROR;
+    pe->accessor = PE_SELF_HOSTED;
+    *value = st == PMT_EXT_OK ? half_of(v, &t, size) : 0; /* write-only registers read 0 */
+    return st;
+}
+
+pmt_ext_status pmt_pmu_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pmt_security from,
+                                 bool memory_mapped, uint64_t value)
+{
+    if (!pe)
+        return PMT_EXT_ERROR;
+    struct ext_target t;
+    pmt_ext_status st = begin(pe, offset, size, from, &t);
+    if (st != PMT_EXT_OK)
+        return st;
+    if (memory_mapped && pe->st.pmu.locked && t.own != EXT_PMLAR) {
+        pe->accessor = PE_SELF_HOSTED;
+        return PMT_EXT_OK; /* locked: writes are ignored */
+    }
+    if (t.reg.id == PMT_REG_NONE) {
+        if (size == 4 && t.wide && t.own == EXT_PMCCR) { /* merge a 32-bit half */
+            uint64_t old = pe->st.pmu.pmccr;
+            value = t.half ? (old & UINT32_MAX) | value << 32
+                           : (old & ~(uint64_t)UINT32_MAX) | (value & UINT32_MAX);
+        }
+        own_write(pe, &t, value);
+    } else {
+        uint64_t v = value;
+        if (size == 4 && t.wide) { /* a 32-bit half of a 64-bit register: merge */
+            uint64_t old = 0;
+            if (t.reg.id != PMT_REG_PMZR_EL0 && t.reg.id != PMT_REG_PMSWINC_EL0)
+                pmu_sysreg_read(pe, t.reg, &old);
+            bool set_clear =
+                (t.reg.id >= PMT_REG_PMCNTENSET_EL0 && t.reg.id <= PMT_REG_PMOVSCLR_EL0) ||
+                t.reg.id == PMT_REG_PMOVSSET_EL0 || t.reg.id == PMT_REG_PMINTENSET_EL1 ||
+                t.reg.id == PMT_REG_PMINTENCLR_EL1 || t.reg.id == PMT_REG_PMZR_EL0;
+            if (set_clear) /* writing 0 bits changes nothing: only this half's bits */
+                old = 0;
+            v = t.half ? (old & UINT32_MAX) | (value & UINT32_MAX) << 32
+                       : (old & ~(uint64_t)UINT32_MAX) | (value & UINT32_MAX);
+        }
+        if (pmu_sysreg_write(pe, t.reg, v) != PMT_ACCESS_OK)
+            st = PMT_EXT_ERROR;
+    }
+    pe->accessor = PE_SELF_HOSTED;
+    return st;
+}
