@@ -93,6 +93,7 @@ void pmu_increment(pmt_pe *pe, uint16_t event, uint64_t n, int only_idx);
 /* Register access (pmu_sysreg.c) and reset. */
 void pmu_reset(pmt_pe *pe);
 pmt_access pmu_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);
+bool pmu_is_set_clear(pmt_reg_id id); /* PMCNTENSET/CLR, PMOVSSET/CLR, PMINTENSET/CLR */
 pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value);
 
 static inline bool pe_have_pmu(const pmt_pe *pe, pmt_pmu_version v)

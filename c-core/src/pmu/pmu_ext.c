@@ -316,10 +316,7 @@ pmt_ext_status pmt_pmu_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pmt
             uint64_t old = 0;
             if (t.reg.id != PMT_REG_PMZR_EL0 && t.reg.id != PMT_REG_PMSWINC_EL0)
                 pmu_sysreg_read(pe, t.reg, &old);
-            bool set_clear =
-                (t.reg.id >= PMT_REG_PMCNTENSET_EL0 && t.reg.id <= PMT_REG_PMOVSCLR_EL0) ||
-                t.reg.id == PMT_REG_PMOVSSET_EL0 || t.reg.id == PMT_REG_PMINTENSET_EL1 ||
-                t.reg.id == PMT_REG_PMINTENCLR_EL1 || t.reg.id == PMT_REG_PMZR_EL0;
+            bool set_clear = pmu_is_set_clear(t.reg.id) || t.reg.id == PMT_REG_PMZR_EL0;
             if (set_clear) /* writing 0 bits changes nothing: only this half's bits */
                 old = 0;
             v = t.half ? (old & UINT32_MAX) | (value & UINT32_MAX) << 32

@@ -255,25 +255,40 @@ static bool el0_uen_hidden(const pmt_pe *pe, unsigned idx)
            !(pe->st.pmu.uacr >> idx & 1);
 }
 
-/* The set/clear register pairs PMCNTENSET/CLR, PMOVSSET/CLR, PMINTENSET/CLR: the state they
- * share, whether this is the SET view, and the EL0 gate. NULL for any other register. */
+/* The set/clear register pairs PMCNTENSET/CLR, PMOVSSET/CLR, PMINTENSET/CLR share one state
+ * per pair; `set` says which view a register is. */
+enum set_clear_kind { SC_NONE, SC_CNTEN, SC_OVS, SC_INTEN };
+
+static enum set_clear_kind set_clear_kind(pmt_reg_id id, bool *set)
+{
+    *set =
+        id == PMT_REG_PMCNTENSET_EL0 || id == PMT_REG_PMOVSSET_EL0 || id == PMT_REG_PMINTENSET_EL1;
+    switch (id) {
+    case PMT_REG_PMCNTENSET_EL0:
+    case PMT_REG_PMCNTENCLR_EL0: return SC_CNTEN;
+    case PMT_REG_PMOVSSET_EL0:
+    case PMT_REG_PMOVSCLR_EL0: return SC_OVS;
+    case PMT_REG_PMINTENSET_EL1:
+    case PMT_REG_PMINTENCLR_EL1: return SC_INTEN;
+    default: return SC_NONE;
+    }
+}
+
+bool pmu_is_set_clear(pmt_reg_id id)
+{
+    bool set;
+    return set_clear_kind(id, &set) != SC_NONE;
+}
+
+/* The state a set/clear register shares and its EL0 gate; NULL for any other register. */
 static uint64_t *set_clear_state(pmt_pe *pe, pmt_reg_id id, bool *set, enum el0_gate *gate)
 {
     struct pmt_pmu_regs *r = &pe->st.pmu;
     *gate = EL0_EN;
-    switch (id) {
-    case PMT_REG_PMCNTENSET_EL0: *set = true; return &r->cnten;
-    case PMT_REG_PMCNTENCLR_EL0: *set = false; return &r->cnten;
-    case PMT_REG_PMOVSSET_EL0: *set = true; return &r->ovs;
-    case PMT_REG_PMOVSCLR_EL0: *set = false; return &r->ovs;
-    case PMT_REG_PMINTENSET_EL1:
-        *set = true;
-        *gate = EL0_UNDEF;
-        return &r->inten;
-    case PMT_REG_PMINTENCLR_EL1:
-        *set = false;
-        *gate = EL0_UNDEF;
-        return &r->inten;
+    switch (set_clear_kind(id, set)) {
+    case SC_CNTEN: return &r->cnten;
+    case SC_OVS: return &r->ovs;
+    case SC_INTEN: *gate = EL0_UNDEF; return &r->inten;
     default: return NULL;
     }
 }
