@@ -195,14 +195,32 @@ class ThirdRange : public External
     }
 };
 
-TEST_F(ThirdRange, PmccrEpmnShrinksWhatSelfHostedSoftwareSees)
+// RZCCDD: with FEAT_PMUv3_EXTPMN, PMCR_EL0.N reads EPMN at EL2 and EL3, and at EL1 and EL0
+// when EL2 is disabled.
+TEST_F(ThirdRange, RZCCDD_PmccrEpmnShrinksWhatSelfHostedSoftwareSees)
 {
     make();
     pmccr(4, false);
     EXPECT_EQ(PMT_GET(PMCR, N, rd(PMT_REG_PMCR_EL0)), 4u); // at EL2
     EXPECT_EQ(ext_rd(0xE00) & 0xFF, 4u);                   // PMCFGR.N
+    at(1, PMT_SS_SECURE, false);
+    EXPECT_EQ(PMT_GET(PMCR, N, rd(PMT_REG_PMCR_EL0)), 4u);
+    at(2);
     uint64_t v;
     EXPECT_EQ(read(PMT_REG_PMEVCNTR_EL0, &v, 4), PMT_ACCESS_UNDEFINED);
+}
+
+// RMFYQC: with FEAT_PMUv3_EXTPMN, an MDCR_EL2.HPMN above EPMN reads as EPMN and behaves as
+// EPMN (also in PMCR_EL0.N at EL1); this is defined behaviour, so nothing is logged.
+TEST_F(ThirdRange, RMFYQC_HpmnAboveEpmnReadsAndActsAsEpmn)
+{
+    make();
+    pmccr(4, false);
+    wr(PMT_REG_MDCR_EL2, PMT_PUT(MDCR_EL2, HPMN, 5));
+    EXPECT_EQ(PMT_GET(MDCR_EL2, HPMN, rd(PMT_REG_MDCR_EL2)), 4u);
+    at(1);
+    EXPECT_EQ(PMT_GET(PMCR, N, rd(PMT_REG_PMCR_EL0)), 4u);
+    EXPECT_TRUE(log_lines.empty());
 }
 
 // Table D13-4, rows with PMCCR.EPME: the third range is enabled by EPME and PMCNTENSET alone.

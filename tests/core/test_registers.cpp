@@ -79,8 +79,9 @@ TEST_F(Registers, PmcrImpAndIdcodeReadBeforePmuv3p7)
     EXPECT_EQ(PMT_GET(PMCR, FZO, rd(PMT_REG_PMCR_EL0)), 0u);
 }
 
-// D13.5, note on PMCR.N: HPMN changes what EL1 and EL0 see, not what EL2 and EL3 see.
-TEST_F(Registers, PmcrNReadsHpmnAtEl1AndEl0OnlyWhenEl2IsEnabled)
+// RNNBYQ (and the D13.5 note on PMCR.N): HPMN changes what EL1 and EL0 see, not what EL2 and
+// EL3 see.
+TEST_F(Registers, RNNBYQ_PmcrNReadsHpmnAtEl1AndEl0OnlyWhenEl2IsEnabled)
 {
     cfg.num_counters = 8;
     make();

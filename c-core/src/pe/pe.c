@@ -275,6 +275,10 @@ static pmt_access mdcr_access(pmt_pe *pe, pmt_reg_id id, bool write, uint64_t *v
     }
     if (!write) {
         *value = *reg;
+        /* RMFYQC: with FEAT_PMUv3_EXTPMN an HPMN above EPMN reads as EPMN. */
+        if (el2 && pe->cfg.feat_extpmn && PMT_GET(MDCR_EL2, HPMN, *reg) > pmu_effective_epmn(pe))
+            *value = (*reg & ~PMT_MASK(MDCR_EL2, HPMN)) |
+                     PMT_PUT(MDCR_EL2, HPMN, pmu_effective_epmn(pe));
         return PMT_ACCESS_OK;
     }
     uint64_t m = el2 ? mdcr_el2_mask(pe) : mdcr_el3_mask(pe);
@@ -282,7 +286,9 @@ static pmt_access mdcr_access(pmt_pe *pe, pmt_reg_id id, bool write, uint64_t *v
     *reg = *value & m;
     if (el2) {
         unsigned hpmn = (unsigned)PMT_GET(MDCR_EL2, HPMN, *reg);
-        if (hpmn > pmu_effective_epmn(pe) || (hpmn == 0 && !pe->cfg.feat_hpmn0))
+        /* Out of range is CONSTRAINED UNPREDICTABLE, except above EPMN with EXTPMN (RMFYQC). */
+        bool capped = pe->cfg.feat_extpmn && hpmn > pmu_effective_epmn(pe);
+        if (!capped && (hpmn > pmu_effective_epmn(pe) || (hpmn == 0 && !pe->cfg.feat_hpmn0)))
             pe_log(pe,
                    "MDCR_EL2.HPMN = %u is out of range (N = %u): CONSTRAINED UNPREDICTABLE, "
                    "behaves as %u (RGNGCW)",
