@@ -17,6 +17,7 @@ class PeTest : public ::testing::Test
     // Every output change, in order.
     std::vector<bool> irq_changes, cti_changes, halt_changes;
     int brbe_freezes = 0;
+    std::vector<std::pair<uint16_t, uint64_t>> exported; // pmu_event output
     std::vector<std::string> log_lines;
 
     void TearDown() override { pmt_pe_destroy(pe); }
@@ -33,6 +34,9 @@ class PeTest : public ::testing::Test
             static_cast<PeTest *>(u)->halt_changes.push_back(l);
         };
         cb.brbe_freeze = [](void *u) { static_cast<PeTest *>(u)->brbe_freezes++; };
+        cb.pmu_event = [](void *u, uint16_t e, uint64_t n) {
+            static_cast<PeTest *>(u)->exported.emplace_back(e, n);
+        };
         cb.log = [](void *u, const char *m) {
             static_cast<PeTest *>(u)->log_lines.emplace_back(m);
         };

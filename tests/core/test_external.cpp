@@ -307,3 +307,75 @@ TEST_F(ThirdRange, AReservedEpmnBehavesAsNAndIsLogged)
 }
 
 } // namespace
+
+namespace
+{
+
+class External64 : public PeTest
+{
+  protected:
+    void SetUp() override
+    {
+        cfg.ext_layout = PMT_EXT64;
+        cfg.num_counters = 6;
+    }
+    uint64_t ext_rd(uint32_t off, unsigned size = 8)
+    {
+        uint64_t v = 0xDEAD;
+        EXPECT_EQ(pmt_pmu_ext_read(pe, off, size, PMT_SS_SECURE, true, &v), PMT_EXT_OK);
+        return v;
+    }
+    void ext_wr(uint32_t off, uint64_t v, unsigned size = 8)
+    {
+        EXPECT_EQ(pmt_pmu_ext_write(pe, off, size, PMT_SS_SECURE, true, v), PMT_EXT_OK);
+    }
+};
+
+// PMCNTEN, PMINTEN and PMOVS (FEAT_PMUv3_EXT64, I5.3.18, I5.3.37, I5.3.44) read and write the
+// whole enable, interrupt-enable and overflow state at once.
+TEST_F(External64, PmcntenWritesTheWholeEnableState)
+{
+    make();
+    wr(PMT_REG_PMCNTENSET_EL0, 0x3F);
+    ext_wr(0xC10, 0x5 | C);
+    EXPECT_EQ(rd(PMT_REG_PMCNTENSET_EL0), 0x5 | C);
+    EXPECT_EQ(ext_rd(0xC10), 0x5 | C);
+}
+
+TEST_F(External64, PmintenAndPmovsAreTheirStates)
+{
+    make();
+    ext_wr(0xC50, 0x2);
+    EXPECT_EQ(rd(PMT_REG_PMINTENSET_EL1), 0x2u);
+    wr(PMT_REG_PMOVSSET_EL0, 0x1);
+    ext_wr(0xC90, 0x4, 4); // lower half only: bit 0 cleared, bit 2 set
+    EXPECT_EQ(rd(PMT_REG_PMOVSSET_EL0), 0x4u);
+    EXPECT_EQ(ext_rd(0xC90), 0x4u);
+}
+
+TEST_F(External64, WholeRegistersAreNotInTheExt32Layout)
+{
+    cfg.ext_layout = PMT_EXT32;
+    make();
+    uint64_t v;
+    EXPECT_EQ(pmt_pmu_ext_read(pe, 0xC10, 4, PMT_SS_SECURE, true, &v), PMT_EXT_NO_REGISTER);
+}
+
+// PMCGCR0 (I5.3.10): CG0NC is the event counters plus the cycle counter, CG1NC the instruction
+// counter; present only with FEAT_PMUv3_ICNTR.
+TEST_F(External64, PmcgcrCountsTheCounterGroups)
+{
+    cfg.pmu_version = PMT_PMUV3P9;
+    cfg.feat_icntr = true;
+    make();
+    EXPECT_EQ(ext_rd(0xCE0), 0x107u);
+}
+
+TEST_F(External64, PmcgcrNeedsTheInstructionCounter)
+{
+    make();
+    uint64_t v;
+    EXPECT_EQ(pmt_pmu_ext_read(pe, 0xCE0, 8, PMT_SS_SECURE, true, &v), PMT_EXT_NO_REGISTER);
+}
+
+} // namespace

@@ -1209,3 +1209,63 @@ TEST_F(Pmuirq, UnimplementedCounterBitsCannotRaiseIt)
 }
 
 } // namespace
+
+namespace
+{
+
+// PMU_OVFS and PMU_HOVFS (D14.3, 0x400D and 0x400F): every overflow of a counter whose interrupt
+// is enabled, by range; the PMU cannot count them, so they leave through the pmu_event output.
+class OverflowEvents : public PeTest
+{
+};
+
+TEST_F(OverflowEvents, FirstRangeOverflowWithItsInterruptEnabledIsPmuOvfs)
+{
+    cfg.num_counters = 4;
+    make();
+    mdcr(2, PMT_MASK(MDCR_EL2, HPME));
+    program(0, PMT_EV_INST_RETIRED, 0xFFFFFFFF);
+    program(1, PMT_EV_INST_RETIRED, 0xFFFFFFFF);
+    wr(PMT_REG_PMINTENSET_EL1, bit(0) | bit(1));
+    pmcr(1);
+    count(PMT_EV_INST_RETIRED, 1);
+    ASSERT_EQ(exported.size(), 1u);
+    EXPECT_EQ(exported[0].first, PMT_EV_PMU_OVFS);
+    EXPECT_EQ(exported[0].second, 2u);
+}
+
+TEST_F(OverflowEvents, SecondRangeOverflowIsPmuHovfs)
+{
+    cfg.num_counters = 4;
+    make();
+    mdcr(2, PMT_MASK(MDCR_EL2, HPME));
+    program(3, PMT_EV_INST_RETIRED, 0xFFFFFFFF);
+    wr(PMT_REG_PMINTENSET_EL1, bit(3));
+    count(PMT_EV_INST_RETIRED, 1);
+    ASSERT_EQ(exported.size(), 1u);
+    EXPECT_EQ(exported[0].first, PMT_EV_PMU_HOVFS);
+    EXPECT_EQ(exported[0].second, 1u);
+}
+
+TEST_F(OverflowEvents, NoEventWithoutTheInterruptEnable)
+{
+    make();
+    program(0, PMT_EV_INST_RETIRED, 0xFFFFFFFF);
+    pmcr(1);
+    count(PMT_EV_INST_RETIRED, 1);
+    EXPECT_EQ(ovs(), bit(0));
+    EXPECT_TRUE(exported.empty());
+}
+
+TEST_F(OverflowEvents, CycleCounterOverflowIsPmuOvfs)
+{
+    make();
+    cycle_counter(0xFFFFFFFF);
+    wr(PMT_REG_PMINTENSET_EL1, C);
+    pmcr(1); // LC = 0: overflow at bit 31
+    cycles(1);
+    ASSERT_EQ(exported.size(), 1u);
+    EXPECT_EQ(exported[0].first, PMT_EV_PMU_OVFS);
+}
+
+} // namespace

@@ -97,6 +97,9 @@ typedef struct pmt_pe_callbacks {
     void (*cti_pmu_overflow)(void *user, bool level); /* CTI input trigger 1 (H5.4.4), as a level */
     void (*brbe_freeze)(void *user);                  /* a BRBE freeze event (ShouldBRBEFreeze) */
     void (*halt_request)(void *user, bool level);     /* PMU overflow external debug request */
+    /* Events the PMU generates but cannot count itself, for a trace unit or another observer:
+     * PMU_OVFS and PMU_HOVFS (D14.3), with how many occurred at once. */
+    void (*pmu_event)(void *user, uint16_t event, uint64_t count);
     /* One log line for a person: bad input, UNPREDICTABLE programming (names the rule). */
     void (*log)(void *user, const char *message);
 } pmt_pe_callbacks;

@@ -159,6 +159,25 @@ void pmu_update(pmt_pe *pe)
     rebuild_slots(pe);
 }
 
+/* PMU_OVFS and PMU_HOVFS (D14.3): each overflow of a counter whose PMINTENSET bit is 1, in the
+ * first range (with the cycle and instruction counters) or the second range. The PMU cannot
+ * count them; they go to the pmu_event output. */
+static void export_overflow_events(pmt_pe *pe, uint64_t ovf)
+{
+    if (!pe->cb.pmu_event)
+        return;
+    uint64_t first = 0, second = 0;
+    for (uint64_t m = ovf & pe->st.pmu.inten; m; m &= m - 1) {
+        enum pmu_range range = pmu_counter_range(pe, (unsigned)__builtin_ctzll(m));
+        first += range == PMU_R1;
+        second += range == PMU_R2;
+    }
+    if (first)
+        pe->cb.pmu_event(pe->cb.user, PMT_EV_PMU_OVFS, first);
+    if (second && pe->cfg.have_el2)
+        pe->cb.pmu_event(pe->cb.user, PMT_EV_PMU_HOVFS, second);
+}
+
 /* The counters in `ovf` have just overflowed. */
 static void on_overflow(pmt_pe *pe, uint64_t ovf)
 {
@@ -178,6 +197,7 @@ static void on_overflow(pmt_pe *pe, uint64_t ovf)
     }
     /* RHTPDY: the overflow flag is set with the counter update. */
     pe->st.pmu.ovs |= ovf;
+    export_overflow_events(pe, ovf);
     pmu_update(pe);
 }
 

@@ -29,7 +29,9 @@ enum ext_own {
     EXT_NONE,
     EXT_PMCFGR,
     EXT_PMIIDR,
-    EXT_PMCEID, /* PMCEID0..3: index 0..3 */
+    EXT_PMCEID,  /* PMCEID0..3: index 0..3 */
+    EXT_PMCGCR0, /* counter groups (FEAT_PMUv3_ICNTR) */
+    EXT_WHOLE,   /* EXT64 PMCNTEN, PMINTEN, PMOVS: index 0, 1, 2 */
     EXT_PMCCR,
     EXT_PMDEVAFF,
     EXT_PMLAR,
@@ -118,12 +120,16 @@ static struct ext_target decode(const pmt_pe *pe, uint32_t off)
             return t;
         }
     }
-    if (off >= 0xC00 && off < 0xCE0) {
+    if (off >= 0xC00 && off < 0xCE8) {
         pmt_reg_id id = control_at(off & ~0x1Fu);
         if (id != PMT_REG_NONE && (off & 0x18) == 0)
             return at_reg(id, 0, half);
         if (base == 0xCA0 && pe_have_pmu(pe, PMT_PMUV3P9))
             return at_reg(PMT_REG_PMZR_EL0, 0, half);
+        if (ext64 && (base == 0xC10 || base == 0xC50 || base == 0xC90))
+            return at_own(EXT_WHOLE, (base - 0xC10) / 0x40, half, true);
+        if (base == 0xCE0 && c->feat_icntr)
+            return at_own(EXT_PMCGCR0, 0, half, ext64);
         if (off == 0xCA0 && !ext64) {
             struct ext_target t = at_reg(PMT_REG_PMSWINC_EL0, 0, 0);
             t.wide = false;
@@ -183,6 +189,24 @@ static uint64_t pmcfgr(const pmt_pe *pe)
            (uint64_t)pe->cfg.feat_ss << 22 /* SS */;
 }
 
+/* PMCNTEN, PMINTEN, PMOVS of EXT64: the whole state a set/clear pair shares. */
+static uint64_t *whole_state(pmt_pe *pe, unsigned index)
+{
+    struct pmt_pmu_regs *r = &pe->st.pmu;
+    return index == 0 ? &r->cnten : index == 1 ? &r->inten : &r->ovs;
+}
+
+/* The counter bits an external access sees: the counters it may use, C, and F0. */
+static uint64_t ext_counter_mask(const pmt_pe *pe)
+{
+    unsigned n = pmu_counters_accessible(pe); /* EPMN, or N for a Most secure access */
+    uint64_t m = ((uint64_t)1 << n) - 1;
+    m |= (uint64_t)1 << PMT_CYCLE_COUNTER_ID;
+    if (pe->cfg.feat_icntr)
+        m |= (uint64_t)1 << PMT_INSTRUCTION_COUNTER_ID;
+    return m;
+}
+
 static uint64_t own_read(pmt_pe *pe, const struct ext_target *t)
 {
     const pmt_pe_config *c = &pe->cfg;
@@ -205,6 +229,8 @@ static uint64_t own_read(pmt_pe *pe, const struct ext_target *t)
         return t->index >= 2 ? v >> 32 : v & UINT32_MAX;
     }
     case EXT_PMCCR: return pe->st.pmu.pmccr;
+    case EXT_PMCGCR0: return (pmu_counters_accessible(pe) + 1) | 1u << 8; /* CG0NC, CG1NC */
+    case EXT_WHOLE: return *whole_state(pe, t->index) & ext_counter_mask(pe);
     case EXT_PMDEVAFF: return c->mpidr;
     case EXT_PMLSR: return c->ext_software_lock ? (1u | (uint64_t)pe->st.pmu.locked << 1) : 0;
     case EXT_PMAUTHSTATUS:
@@ -236,6 +262,13 @@ static void own_write(pmt_pe *pe, const struct ext_target *t, uint64_t v)
                    epmn, pe->cfg.num_counters, pe->cfg.num_counters);
         pe->st.pmu.pmccr =
             v & (PMT_MASK(PMCCR, EPMN) | PMT_MASK(PMCCR, EPME) | PMT_MASK(PMCCR, OSLO));
+        pmu_update(pe);
+        break;
+    }
+    case EXT_WHOLE: {
+        pmu_flush(pe);
+        uint64_t *state = whole_state(pe, t->index), m = ext_counter_mask(pe);
+        *state = (*state & ~m) | (v & m);
         pmu_update(pe);
         break;
     }
@@ -304,9 +337,9 @@ pmt_ext_status pmt_pmu_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pmt
         return PMT_EXT_OK; /* locked: writes are ignored */
     }
     if (t.reg.id == PMT_REG_NONE) {
-        if (size == 4 && t.wide && t.own == EXT_PMCCR) { /* merge a 32-bit half */
-            uint64_t old = pe->st.pmu.pmccr;
-            value = t.half ? (old & UINT32_MAX) | value << 32
+        if (size == 4 && t.wide) { /* merge a 32-bit half */
+            uint64_t old = own_read(pe, &t);
+            value = t.half ? (old & UINT32_MAX) | (value & UINT32_MAX) << 32
                            : (old & ~(uint64_t)UINT32_MAX) | (value & UINT32_MAX);
         }
         own_write(pe, &t, value);
