@@ -58,6 +58,14 @@ class PeTest : public ::testing::Test
         at(cfg.have_el2 ? 2 : 1);
     }
 
+    // A fresh model from cfg (for table-driven tests that need one per row).
+    void remake()
+    {
+        pmt_pe_destroy(pe);
+        pe = nullptr;
+        make();
+    }
+
     void at(unsigned el, pmt_security ss = PMT_SS_NONSECURE, bool el2_enabled = true,
             bool tge = false)
     {

@@ -24,14 +24,6 @@ constexpr uint64_t hpmn(unsigned n)
 class Enable : public PeTest
 {
   protected:
-    // A fresh model from cfg, for table rows.
-    void remake()
-    {
-        pmt_pe_destroy(pe);
-        pe = nullptr;
-        make();
-    }
-
     // Counts kEvents INST_RETIRED at (el, ss), then returns to Non-secure EL2.
     void count_at(unsigned el, pmt_security ss = PMT_SS_NONSECURE, bool el2_enabled = true)
     {

@@ -234,9 +234,7 @@ TEST_F(ThirdRange, RKYBQW_Table_D13_4_ThirdRangeFollowsEpmeOnly)
         {true, true, false, true},    {true, true, true, true},
     };
     for (const Row &row : rows) {
-        pmt_pe_destroy(pe);
-        pe = nullptr;
-        make();
+        remake();
         wr(PMT_REG_MDCR_EL2,
            PMT_PUT(MDCR_EL2, HPMN, 2) | (row.hpme ? PMT_MASK(MDCR_EL2, HPME) : 0));
         pmccr(4, row.epme);

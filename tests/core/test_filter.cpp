@@ -123,13 +123,6 @@ const FilterRow kEveryStateAndFilter[] = {
 class Filter : public PeTest
 {
   protected:
-    void remake()
-    {
-        pmt_pe_destroy(pe);
-        pe = nullptr;
-        make();
-    }
-
     // A PE with every Exception level and Security state, and the instruction counter.
     void full_config()
     {

@@ -58,13 +58,6 @@ struct OneRow {
 class Prohibit : public PeTest
 {
   protected:
-    void remake()
-    {
-        pmt_pe_destroy(pe);
-        pe = nullptr;
-        make();
-    }
-
     pmt_security el3_ss() const { return cfg.have_rme ? PMT_SS_ROOT : PMT_SS_SECURE; }
 
     // Both ranges enabled (HPMN = 3, HPME = 1, PMCR.E = 1); counters 0 and 3 count `event` from 0
