@@ -59,7 +59,8 @@ struct pmt_pe {
     bool irq_level, cti_level, halt_level, brbe_frozen;
     unsigned nslots;
     struct pmt_pmu_slot slots[PMT_NUM_COUNTER_IDS + 1]; /* slot 0 is unused */
-    uint8_t slot_of[65536];                             /* event number -> slot, 0 for none */
+    /* event number -> slot; 0 for none, PMT_SLOT_INTERNAL for events the PMU generates */
+    uint8_t slot_of[65536];
 };
 
 /* Logging (pe.c). */
@@ -86,6 +87,8 @@ bool pmu_overflow_condition(const pmt_pe *pe, enum pmu_ovf_reason reason, bool r
 bool pmu_interrupt_enabled(const pmt_pe *pe); /* PMUInterruptEnabled */
 
 /* Counting machinery (pmu_count.c). */
+#define PMT_SLOT_INTERNAL 0xFFu
+void pmu_mark_internal_events(pmt_pe *pe);
 void pmu_flush(pmt_pe *pe);  /* folds pending counts into the counters; no overflow can occur */
 void pmu_update(pmt_pe *pe); /* after any state change: outputs, then slots */
 void pmu_increment(pmt_pe *pe, uint16_t event, uint64_t n, int only_idx);

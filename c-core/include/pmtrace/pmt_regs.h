@@ -87,7 +87,6 @@ enum { PMT_FIELD_LIST(PMT_FIELD_CONSTANTS_) PMT_FIELD_CONSTANTS_END_ };
     (((uint64_t)(value) >> PMT_##reg##_##field##_SHIFT) & PMT_WMASK_(PMT_##reg##_##field##_WIDTH))
 #define PMT_PUT(reg, field, x)                                                                     \
     (((uint64_t)(x)&PMT_WMASK_(PMT_##reg##_##field##_WIDTH)) << PMT_##reg##_##field##_SHIFT)
-#define PMT_BIT(reg, field) (PMT_GET(reg, field, UINT64_MAX) == 1 ? PMT_MASK(reg, field) : 0)
 
 /* Identity of a register the model answers. */
 #define PMT_REG_ID_(id, op0, op1, crn, crm, op2) PMT_REG_##id,

@@ -140,6 +140,7 @@ pmt_status pmt_pe_reset(pmt_pe *pe)
     pe->st.pmu.locked = pe->cfg.ext_software_lock;
     pe->nslots = 0;
     memset(pe->slot_of, 0, sizeof pe->slot_of);
+    pmu_mark_internal_events(pe);
     pmu_update(pe);
     return PMT_OK;
 }

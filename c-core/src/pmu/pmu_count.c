@@ -60,15 +60,14 @@ static void add_events(pmt_pe *pe, unsigned idx, uint64_t n)
     r->cnt[idx] = v;
 }
 
-static bool is_internal_event(uint16_t event)
+/* Events the PMU generates itself (PMT_EVENT_PMU_INTERNAL in the event table) are marked in
+ * slot_of once, so that pmt_pmu_count refuses them without a table search. */
+void pmu_mark_internal_events(pmt_pe *pe)
 {
-    switch (event) {
-    case PMT_EV_SW_INCR:
-    case PMT_EV_CHAIN:
-    case PMT_EV_PMU_OVFS:
-    case PMT_EV_PMU_HOVFS:
-    case PMT_EV_PMU_SNAPSHOT: return true;
-    default: return false;
+    for (size_t i = 0; i < pmt_event_table_size(); i++) {
+        const pmt_event_info *ev = pmt_event_at(i);
+        if (ev->flags & PMT_EVENT_PMU_INTERNAL)
+            pe->slot_of[ev->number] = PMT_SLOT_INTERNAL;
     }
 }
 
@@ -111,7 +110,8 @@ static void rebuild_slots(pmt_pe *pe)
     for (uint64_t m = pe->impl_mask; m; m &= m - 1) {
         unsigned idx = (unsigned)__builtin_ctzll(m);
         uint16_t ev = counter_event(pe, idx);
-        if (is_internal_event(ev) || !pmu_count_events(pe, idx, event_unattributable(ev)))
+        if (pe->slot_of[ev] == PMT_SLOT_INTERNAL ||
+            !pmu_count_events(pe, idx, event_unattributable(ev)))
             continue;
         unsigned s = pe->slot_of[ev];
         if (!s) {
@@ -232,15 +232,15 @@ pmt_status pmt_pmu_count(pmt_pe *pe, uint16_t event, uint64_t n)
     if (!pe)
         return PMT_ERR_NULL;
     unsigned s = pe->slot_of[event];
-    if (s) {
-        struct pmt_pmu_slot *slot = &pe->slots[s];
-        if (n < slot->room) {
-            slot->room -= n;
-            slot->pending += n;
-            return PMT_OK;
-        }
-    } else {
-        return is_internal_event(event) ? PMT_ERR_ARG : PMT_OK;
+    if (s == 0)
+        return PMT_OK; /* no counter counts it */
+    if (s == PMT_SLOT_INTERNAL)
+        return PMT_ERR_ARG;
+    struct pmt_pmu_slot *slot = &pe->slots[s];
+    if (n < slot->room) {
+        slot->room -= n;
+        slot->pending += n;
+        return PMT_OK;
     }
     pmu_flush(pe);
     pmu_increment(pe, event, n, -1);
@@ -258,7 +258,7 @@ uint64_t pmt_pmu_headroom(const pmt_pe *pe, uint16_t event)
     if (!pe)
         return UINT64_MAX;
     unsigned s = pe->slot_of[event];
-    return s ? pe->slots[s].room : UINT64_MAX;
+    return s && s != PMT_SLOT_INTERNAL ? pe->slots[s].room : UINT64_MAX;
 }
 
 pmt_status pmt_pmu_set_spe_state(pmt_pe *pe, bool pmblimitr_e, bool pmblimitr_pmfz, bool pmbsr_s)

@@ -222,7 +222,6 @@ static uint64_t own_read(pmt_pe *pe, const struct ext_target *t)
     case EXT_PMCFGR: return pmcfgr(pe);
     case EXT_PMIIDR: return c->pmiidr;
     case EXT_PMCEID: {
-        pe->accessor = PE_EXTERNAL_MOST_SECURE;
         uint64_t v = 0;
         pmt_reg_ref r = {t->index & 1 ? PMT_REG_PMCEID1_EL0 : PMT_REG_PMCEID0_EL0, 0};
         pmu_sysreg_read(pe, r, &v);

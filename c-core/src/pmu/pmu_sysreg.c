@@ -214,7 +214,6 @@ static uint64_t pmceid(const pmt_pe *pe, unsigned which)
 static int selected_counter(const pmt_pe *pe, bool for_typer)
 {
     unsigned sel = (unsigned)PMT_GET(PMSELR, SEL, pe->st.pmu.selr);
-    /* selected_counter serves the self-hosted PMXEV* registers only */
     if (sel == 31)
         return for_typer ? PMT_CYCLE_COUNTER_ID : -1;
     return sel < pmu_counters_selfhosted(pe) ? (int)sel : -1;
@@ -497,5 +496,4 @@ void pmu_reset(pmt_pe *pe)
      * choice); PMCR_EL0.E, MDCR_EL2.HPMN = N and PMCCR.EPMN = N have defined values. */
     pe->st.pmu = (struct pmt_pmu_regs){0};
     pe->st.pmu.pmccr = PMT_PUT(PMCCR, EPMN, pe->cfg.num_counters);
-    pe->st.pmu.typer[PMT_INSTRUCTION_COUNTER_ID] = 0;
 }
