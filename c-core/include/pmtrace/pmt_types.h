@@ -79,6 +79,10 @@ typedef struct pmt_pe_state {
     bool hcr_e2h;     /* HCR_EL2.E2H */
     bool pm;          /* PSTATE.PM (FEAT_EBEP) */
     bool streaming;   /* PSTATE.SM (FEAT_PMUv3_SME filtering) */
+    /* Debug power and lock state (EDPRSR, OSLSR_EL1): all false is powered up and unlocked. */
+    bool os_lock;      /* OSLSR_EL1.OSLK: the OS Lock is locked */
+    bool double_lock;  /* EDPRSR.DLK: the OS Double Lock is locked */
+    bool powered_down; /* the Core power domain is off (EDPRSR.PU == 0) */
 } pmt_pe_state;
 
 #ifdef __cplusplus
