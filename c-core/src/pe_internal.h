@@ -21,6 +21,9 @@ struct pmt_pmu_regs {
     uint64_t cnt[PMT_NUM_COUNTER_IDS];
     uint64_t typer[PMT_NUM_COUNTER_IDS];
     uint64_t selr, userenr, uacr, pmccr, pmecr, pmiar;
+    bool ppend;                        /* PSTATE.PPEND (FEAT_SEBEP), held by the model */
+    uint64_t pmsscr;                   /* PMSSCR_EL1: NC and SS */
+    uint64_t svr[PMT_NUM_COUNTER_IDS]; /* PMEVCNTSVR<n>, PMCCNTSVR at 31, PMICNTSVR at 32 */
     uint64_t ccnt_prescale; /* cycles counted towards the next PMCCNTR increment when PMCR.D=1 */
     bool spe_e, spe_pmfz, spe_s; /* PMBLIMITR_EL1.E, PMBLIMITR_EL1.PMFZ, PMBSR_EL1.S */
     bool locked;                 /* PMLSR.SLK: the software lock of the memory-mapped frame */
@@ -57,6 +60,19 @@ struct pmt_pe {
 
     /* derived from st; rebuilt by pmu_update() */
     bool irq_level, cti_level, halt_level, brbe_frozen;
+    bool exc_pending;    /* the pmu_exception output */
+    unsigned exc_target; /* its target Exception level */
+
+    /* FEAT_SEBEP bookkeeping within one instruction (between pmt_pmu_retire calls) */
+    uint64_t counted;    /* counters that counted an event */
+    uint64_t overflowed; /* counters that overflowed */
+    bool before_valid;   /* `before` holds the conditions the instruction found */
+    struct pmu_sync_conditions {
+        uint64_t eligible; /* PMINTENSET[n] and counter n enabled in synchronous mode */
+        uint64_t ovs;      /* PMOVSSET */
+        bool unmasked;     /* the PMU exception is enabled and unmasked */
+    } before;
+    uint8_t sync_event[65536 / 8]; /* bit e: event e is a synchronous event */
     unsigned nslots;
     struct pmt_pmu_slot slots[PMT_NUM_COUNTER_IDS + 1]; /* slot 0 is unused */
     /* event number -> slot; 0 for none, PMT_SLOT_INTERNAL for events the PMU generates */
@@ -84,7 +100,22 @@ unsigned pmu_overflow_bit(const pmt_pe *pe, unsigned idx);                  /* 3
 enum pmu_ovf_reason { PMU_OVF_PMU_EXCEPTION, PMU_OVF_BRBE_FREEZE, PMU_OVF_FREEZE, PMU_OVF_IRQ };
 bool pmu_overflow_condition(const pmt_pe *pe, enum pmu_ovf_reason reason, bool r1, bool r2,
                             bool r3);
-bool pmu_interrupt_enabled(const pmt_pe *pe); /* PMUInterruptEnabled */
+
+/* PMU Profiling exceptions (pmu_exception.c). */
+bool pmu_interrupt_enabled(const pmt_pe *pe);                      /* PMUInterruptEnabled */
+bool pmu_exception_enabled(const pmt_pe *pe, unsigned *target_el); /* PMUExceptionEnabled */
+bool pmu_exception_masked(const pmt_pe *pe, unsigned target_el, unsigned from_el, bool pm,
+                          bool halted);                /* PMUExceptionMasked */
+bool pmu_sync_mode(const pmt_pe *pe, unsigned idx);    /* counter idx is in synchronous mode */
+bool pmu_sync_event(const pmt_pe *pe, uint16_t event); /* IsSupportingPMUSynchronousMode */
+void pmu_sync_init(pmt_pe *pe);                        /* fills sync_event from the config */
+void pmu_sync_before_change(pmt_pe *pe); /* an instruction is about to change a condition */
+void pmu_exception_update(pmt_pe *pe);   /* the pmu_exception output */
+uint64_t pmu_pmecr_write_mask(const pmt_pe *pe);
+
+/* PMU snapshots (pmu_snapshot.c). */
+pmt_access pmu_snapshot_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);
+pmt_access pmu_snapshot_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value);
 
 /* Counting machinery (pmu_count.c). */
 #define PMT_SLOT_INTERNAL 0xFFu

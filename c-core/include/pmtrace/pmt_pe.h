@@ -35,6 +35,24 @@ typedef enum pmt_unattributable_policy {
     PMT_UNATTRIB_COUNTED = 1      /* counted even where Attributable events are prohibited */
 } pmt_unattributable_policy;
 
+/* Which events are synchronous events (IsSupportingPMUSynchronousMode, RXLMVX: IMPLEMENTATION
+ * DEFINED). */
+typedef enum pmt_sync_events {
+    PMT_SYNC_EVENTS_RECOMMENDED = 0, /* default: the events D14.7 recommends */
+    PMT_SYNC_EVENTS_LIST = 1         /* exactly the events in sync_event_list */
+} pmt_sync_events;
+
+/* RMQDPX: when an instruction changes a condition of RNZLVW (PMINTENSET, the counter's enable
+ * or mode, PMOVSSET, the PMU exception's enable or mask), whether RNZLVW uses the values from
+ * before or after the instruction. Also decides case 3 of Table D13-2. */
+typedef enum pmt_sync_values {
+    PMT_SYNC_VALUES_AFTER = 0, /* default: the values the instruction leaves */
+    PMT_SYNC_VALUES_BEFORE = 1 /* the values the instruction found (the CPU must then report
+                                  every instruction through pmt_pmu_retire) */
+} pmt_sync_values;
+
+#define PMT_MAX_SYNC_EVENT_LIST 16
+
 /* The layout of the external (memory-mapped) PMU frame, I5.2. */
 typedef enum pmt_ext_layout {
     PMT_EXT32 = 0, /* FEAT_PMUv3_EXT32: 32-bit registers, PMDEVARCH.ARCHPART 0xA16 */
@@ -56,9 +74,9 @@ typedef struct pmt_pe_config {
     bool feat_hpmn0;       /* FEAT_HPMN0: MDCR_EL2.HPMN may be 0 */
     bool feat_extpmn;      /* FEAT_PMUv3_EXTPMN: PMCCR, third counter range */
     bool feat_icntr;       /* FEAT_PMUv3_ICNTR: PMICNTR_EL0 */
-    bool feat_ebep;        /* FEAT_EBEP (issue: PMU part two) */
-    bool feat_sebep;       /* FEAT_SEBEP */
-    bool feat_ss;          /* FEAT_PMUv3_SS */
+    bool feat_ebep;        /* FEAT_EBEP: the PMU Profiling exception */
+    bool feat_sebep;       /* FEAT_SEBEP: the synchronous PMU Profiling exception */
+    bool feat_ss;          /* FEAT_PMUv3_SS: PMU snapshots */
     bool feat_pcsrv8p9;    /* FEAT_PCSRv8p9 */
     bool feat_spev1p2;     /* FEAT_SPEv1p2: freeze on SPE buffer management event (FZS) */
     bool feat_spe_dpfzs;   /* FEAT_SPE_DPFZS: the SPE freeze also stops PMCCNTR when PMCR.DP=1 */
@@ -85,6 +103,17 @@ typedef struct pmt_pe_config {
     uint8_t revision;          /* PMPIDR2.REVISION; default 0 */
     bool chain_across_ranges;  /* Unpredictable_COUNT_CHAIN: does an even counter in one range
                                   chain into an odd counter in the next? default false */
+
+    /* FEAT_EBEP, FEAT_SEBEP (docs/pmu.md "PMU Profiling exceptions"). */
+    pmt_sync_events sync_events; /* default PMT_SYNC_EVENTS_RECOMMENDED */
+    uint16_t sync_event_list[PMT_MAX_SYNC_EVENT_LIST];
+    unsigned num_sync_events;    /* entries used in sync_event_list */
+    pmt_sync_values sync_values; /* RMQDPX; default PMT_SYNC_VALUES_AFTER */
+    unsigned va_bits;            /* 48, 52 (FEAT_LVA) or 56 (FEAT_LVA3): PMIAR_EL1 bits [63:P]
+                                    are RESS; default 48 */
+    /* FEAT_PMUv3_SS (docs/pmu.md "PMU snapshots"). */
+    bool capture_in_debug; /* the PE allows Capture events in Debug state (RTSYTY); default
+                              false */
 } pmt_pe_config;
 
 /* A config with every field at its documented default: 6 counters, PMUv3p7, EL2 and EL3. */
@@ -100,6 +129,12 @@ typedef struct pmt_pe_callbacks {
     /* Events the PMU generates but cannot count itself, for a trace unit or another observer:
      * PMU_OVFS and PMU_HOVFS (D14.3), with how many occurred at once. */
     void (*pmu_event)(void *user, uint16_t event, uint64_t count);
+    /* The asynchronous PMU Profiling exception (RKBPMJ): pending, and its target Exception
+     * level (meaningful while pending). Called when either changes. */
+    void (*pmu_exception)(void *user, bool pending, unsigned target_el);
+    /* A successful PMU snapshot Capture event: a BRBE freeze event when the BRBE's own controls
+     * (BRBCR_ELx.FZPSS, BranchRecordAllowed) say so (RLBQZR). */
+    void (*brbe_capture_freeze)(void *user);
     /* One log line for a person: bad input, UNPREDICTABLE programming (names the rule). */
     void (*log)(void *user, const char *message);
 } pmt_pe_callbacks;

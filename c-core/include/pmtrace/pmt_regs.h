@@ -7,8 +7,8 @@
  * field-name tables that logs use (pmt_reg_format).
  *
  * PMT_SYSREG_LIST expands X(ID, op0, op1, CRn, CRm, op2) for every system register with one
- * fixed encoding that the model answers; PMEVCNTR<n>_EL0 and PMEVTYPER<n>_EL0 are families
- * (pmt_sysreg_decode gives the index).
+ * fixed encoding that the model answers; PMEVCNTR<n>_EL0, PMEVTYPER<n>_EL0 and PMEVCNTSVR<n>_EL1
+ * are families (pmt_sysreg_decode gives the index).
  */
 #ifndef PMTRACE_PMT_REGS_H
 #define PMTRACE_PMT_REGS_H
@@ -37,6 +37,7 @@ extern "C" {
     X(PMMIR, SLOTS, 0, 8) X(PMMIR, BUS_SLOTS, 8, 8) X(PMMIR, BUS_WIDTH, 16, 4) \
     X(PMMIR, THWIDTH, 20, 4) X(PMMIR, EDGE, 24, 4) X(PMMIR, SME, 28, 1) \
     X(PMECR, PMEE, 0, 2) X(PMECR, KPME, 2, 1) X(PMECR, SSE, 3, 2) \
+    X(PMSSCR, SS, 0, 1) X(PMSSCR, NC, 32, 1) \
     X(MDCR_EL2, HPMN, 0, 5) X(MDCR_EL2, TPMCR, 5, 1) X(MDCR_EL2, TPM, 6, 1) \
     X(MDCR_EL2, HPME, 7, 1) X(MDCR_EL2, HPMD, 17, 1) X(MDCR_EL2, TTRF, 19, 1) \
     X(MDCR_EL2, HCCD, 23, 1) X(MDCR_EL2, E2TB, 24, 2) X(MDCR_EL2, HLP, 26, 1) \
@@ -70,7 +71,8 @@ extern "C" {
     X(PMMIR_EL1,      3, 0,  9, 14, 6) X(PMUACR_EL1,     3, 0,  9, 14, 4) \
     X(PMECR_EL1,      3, 0,  9, 14, 5) X(PMIAR_EL1,      3, 0,  9, 14, 7) \
     X(PMCCFILTR_EL0,  3, 3, 14, 15, 7) X(PMICNTR_EL0,    3, 3,  9,  4, 0) \
-    X(PMICFILTR_EL0,  3, 3,  9,  6, 0) \
+    X(PMICFILTR_EL0,  3, 3,  9,  6, 0) X(PMSSCR_EL1,     3, 0,  9, 13, 3) \
+    X(PMCCNTSVR_EL1,  2, 0, 14, 11, 7) X(PMICNTSVR_EL1,  2, 0, 14, 12, 0) \
     X(MDCR_EL2,       3, 4,  1,  1, 1) X(MDCR_EL3,       3, 6,  1,  3, 1)
 /* clang-format on */
 
@@ -94,6 +96,7 @@ typedef enum pmt_reg_id {
     PMT_REG_NONE = 0,
     PMT_SYSREG_LIST(PMT_REG_ID_) PMT_REG_PMEVCNTR_EL0, /* PMEVCNTR<n>_EL0, index n */
     PMT_REG_PMEVTYPER_EL0,                             /* PMEVTYPER<n>_EL0, index n */
+    PMT_REG_PMEVCNTSVR_EL1,                            /* PMEVCNTSVR<n>_EL1, index n */
     PMT_REG_COUNT_
 } pmt_reg_id;
 
@@ -105,9 +108,9 @@ typedef struct pmt_reg_ref {
 
 /* Decodes an MRS/MSR encoding; id is PMT_REG_NONE when the encoding is not one of ours. */
 pmt_reg_ref pmt_sysreg_decode(pmt_sysreg enc);
-/* The encoding of a register (for PMEVCNTR/PMEVTYPER the index picks the member). */
+/* The encoding of a register (for a family the index picks the member). */
 pmt_sysreg pmt_sysreg_encode(pmt_reg_ref reg);
-/* The architectural name, e.g. "PMCR_EL0", or "PMEVCNTR<n>_EL0" for the family. */
+/* The architectural name, e.g. "PMCR_EL0", or "PMEVCNTR<n>_EL0" for a family. */
 const char *pmt_reg_name(pmt_reg_id id);
 
 /*

@@ -5,6 +5,8 @@
 #include "pmt_events.h"
 #include "pmt_pe.h"
 #include "pmt_pmu.h"
+#include "pmt_pmu_exception.h"
+#include "pmt_pmu_snapshot.h"
 #include "pmt_regs.h"
 #include "pmt_types.h"
 

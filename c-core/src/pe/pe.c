@@ -38,6 +38,7 @@ pmt_pe_config pmt_pe_config_default(void)
     c.unattributable = PMT_UNATTRIB_NOT_COUNTED;
     c.ext_layout = PMT_EXT32;
     c.pmiidr = 0x0000043Bu;
+    c.va_bits = 48;
     return c;
 }
 
@@ -80,6 +81,14 @@ static const char *config_error(const pmt_pe_config *c)
         return "ext_layout is not a pmt_ext_layout";
     if (c->part_number > 0xFFF || c->revision > 0xF)
         return "part_number is 12 bits and revision 4 bits";
+    if (c->sync_events != PMT_SYNC_EVENTS_RECOMMENDED && c->sync_events != PMT_SYNC_EVENTS_LIST)
+        return "sync_events is not a pmt_sync_events";
+    if (c->num_sync_events > PMT_MAX_SYNC_EVENT_LIST)
+        return "num_sync_events is larger than PMT_MAX_SYNC_EVENT_LIST";
+    if (c->sync_values != PMT_SYNC_VALUES_AFTER && c->sync_values != PMT_SYNC_VALUES_BEFORE)
+        return "sync_values is not a pmt_sync_values";
+    if (c->va_bits != 0 && c->va_bits != 48 && c->va_bits != 52 && c->va_bits != 56)
+        return "va_bits must be 48, 52 or 56";
     return NULL;
 }
 
@@ -107,9 +116,12 @@ pmt_pe *pmt_pe_create(const pmt_pe_config *config, const pmt_pe_callbacks *callb
     if (!pe)
         return NULL;
     pe->cfg = *config;
+    if (pe->cfg.va_bits == 0)
+        pe->cfg.va_bits = 48;
     if (callbacks)
         pe->cb = *callbacks;
     derive(pe);
+    pmu_sync_init(pe);
     pmt_pe_reset(pe);
     return pe;
 }
@@ -199,6 +211,7 @@ pmt_status pmt_pe_set_state(pmt_pe *pe, const pmt_pe_state *state)
     }
     if (!pe->cfg.have_el2)
         s.el2_enabled = false;
+    pmu_sync_before_change(pe);
     pmu_flush(pe);
     pe->st.pe = s;
     pmu_update(pe);
@@ -283,6 +296,7 @@ static pmt_access mdcr_access(pmt_pe *pe, pmt_reg_id id, bool write, uint64_t *v
         return PMT_ACCESS_OK;
     }
     uint64_t m = el2 ? mdcr_el2_mask(pe) : mdcr_el3_mask(pe);
+    pmu_sync_before_change(pe);
     pmu_flush(pe);
     *reg = *value & m;
     if (el2) {
@@ -295,6 +309,12 @@ static pmt_access mdcr_access(pmt_pe *pe, pmt_reg_id id, bool write, uint64_t *v
                    "behaves as %u (RGNGCW)",
                    hpmn, pmu_effective_epmn(pe), pmu_effective_hpmn(pe));
     }
+    unsigned pmee = (unsigned)(el2 ? PMT_GET(MDCR_EL2, PMEE, *reg) : PMT_GET(MDCR_EL3, PMEE, *reg));
+    if (pe->cfg.feat_ebep && pmee == 2)
+        pe_log(pe,
+               "MDCR_EL%u.PMEE = 2 is reserved: CONSTRAINED UNPREDICTABLE, behaves as disabling "
+               "both the PMU exception and PMUIRQ (EffectivePMEE)",
+               el2 ? 2u : 3u);
     pmu_update(pe);
     return PMT_ACCESS_OK;
 }
@@ -308,7 +328,10 @@ pmt_access pmt_pe_sysreg_read(pmt_pe *pe, pmt_sysreg enc, uint64_t *value)
         return mdcr_access(pe, reg.id, false, value);
     if (reg.id == PMT_REG_NONE)
         return PMT_ACCESS_NOT_MINE;
-    return pmu_sysreg_read(pe, reg, value);
+    pmt_access a = pmu_sysreg_read(pe, reg, value);
+    if (a == PMT_ACCESS_NOT_MINE)
+        a = pmu_snapshot_sysreg_read(pe, reg, value);
+    return a;
 }
 
 pmt_access pmt_pe_sysreg_write(pmt_pe *pe, pmt_sysreg enc, uint64_t value)
@@ -320,5 +343,9 @@ pmt_access pmt_pe_sysreg_write(pmt_pe *pe, pmt_sysreg enc, uint64_t value)
         return mdcr_access(pe, reg.id, true, &value);
     if (reg.id == PMT_REG_NONE)
         return PMT_ACCESS_NOT_MINE;
-    return pmu_sysreg_write(pe, reg, value);
+    pmu_sync_before_change(pe);
+    pmt_access a = pmu_sysreg_write(pe, reg, value);
+    if (a == PMT_ACCESS_NOT_MINE)
+        a = pmu_snapshot_sysreg_write(pe, reg, value);
+    return a;
 }

@@ -38,6 +38,7 @@ static const struct {
     pmt_sysreg enc;
 } sysregs[PMT_REG_COUNT_] = {[PMT_REG_PMEVCNTR_EL0] = {"PMEVCNTR<n>_EL0", {3, 3, 14, 8, 0}},
                              [PMT_REG_PMEVTYPER_EL0] = {"PMEVTYPER<n>_EL0", {3, 3, 14, 12, 0}},
+                             [PMT_REG_PMEVCNTSVR_EL1] = {"PMEVCNTSVR<n>_EL1", {2, 0, 14, 8, 0}},
                              PMT_SYSREG_LIST(PMT_REG_ENTRY_)};
 #undef PMT_REG_ENTRY_
 
@@ -46,24 +47,41 @@ static bool same(pmt_sysreg a, pmt_sysreg b)
     return a.op0 == b.op0 && a.op1 == b.op1 && a.crn == b.crn && a.crm == b.crm && a.op2 == b.op2;
 }
 
+/* The register families: member n has CRm = base CRm | n[4:3] and op2 = n[2:0]. Index 31 of
+ * each family is another register (PMCCFILTR_EL0, unallocated, PMCCNTSVR_EL1). */
+static const struct {
+    pmt_reg_id id, at31;
+    const char *prefix, *suffix;
+} families[] = {
+    {PMT_REG_PMEVCNTR_EL0, PMT_REG_NONE, "PMEVCNTR", "_EL0"},
+    {PMT_REG_PMEVTYPER_EL0, PMT_REG_PMCCFILTR_EL0, "PMEVTYPER", "_EL0"},
+    {PMT_REG_PMEVCNTSVR_EL1, PMT_REG_PMCCNTSVR_EL1, "PMEVCNTSVR", "_EL1"},
+};
+#define NUM_FAMILIES (sizeof families / sizeof families[0])
+
+static int family_of(pmt_reg_id id)
+{
+    for (unsigned f = 0; f < NUM_FAMILIES; f++)
+        if (families[f].id == id)
+            return (int)f;
+    return -1;
+}
+
 pmt_reg_ref pmt_sysreg_decode(pmt_sysreg enc)
 {
     pmt_reg_ref ref = {PMT_REG_NONE, 0};
-    /* PMEVCNTR<n>_EL0: CRm = 0b10:n[4:3], op2 = n[2:0]; PMEVTYPER<n>_EL0: CRm = 0b11:n[4:3].
-     * n = 31 of PMEVTYPER is PMCCFILTR_EL0; n = 31 of PMEVCNTR is unallocated. */
-    if (enc.op0 == 3 && enc.op1 == 3 && enc.crn == 14 && enc.crm >= 8 && enc.crm <= 15 &&
-        enc.op2 <= 7) {
-        unsigned n = (unsigned)(enc.crm & 3) << 3 | enc.op2;
-        if (n == 31)
-            ref.id = enc.crm >= 12 ? PMT_REG_PMCCFILTR_EL0 : PMT_REG_NONE;
-        else {
-            ref.id = enc.crm >= 12 ? PMT_REG_PMEVTYPER_EL0 : PMT_REG_PMEVCNTR_EL0;
-            ref.index = n;
+    for (unsigned f = 0; f < NUM_FAMILIES; f++) {
+        pmt_sysreg base = sysregs[families[f].id].enc;
+        if (enc.op0 == base.op0 && enc.op1 == base.op1 && enc.crn == base.crn &&
+            (enc.crm & ~3u) == base.crm && enc.op2 <= 7) {
+            unsigned n = (unsigned)(enc.crm & 3) << 3 | enc.op2;
+            ref.id = n == 31 ? families[f].at31 : families[f].id;
+            ref.index = n == 31 ? 0 : n;
+            return ref;
         }
-        return ref;
     }
-    for (int id = 1; id < PMT_REG_PMEVCNTR_EL0; id++) {
-        if (same(sysregs[id].enc, enc)) {
+    for (int id = 1; id < PMT_REG_COUNT_; id++) {
+        if (family_of((pmt_reg_id)id) < 0 && same(sysregs[id].enc, enc)) {
             ref.id = (pmt_reg_id)id;
             return ref;
         }
@@ -76,7 +94,7 @@ pmt_sysreg pmt_sysreg_encode(pmt_reg_ref reg)
     if (reg.id <= PMT_REG_NONE || reg.id >= PMT_REG_COUNT_)
         return PMT_SYSREG(0, 0, 0, 0, 0);
     pmt_sysreg e = sysregs[reg.id].enc;
-    if (reg.id == PMT_REG_PMEVCNTR_EL0 || reg.id == PMT_REG_PMEVTYPER_EL0) {
+    if (family_of(reg.id) >= 0) {
         unsigned n = reg.index & 31;
         e.crm = (uint8_t)(e.crm | n >> 3);
         e.op2 = (uint8_t)(n & 7);
@@ -117,6 +135,7 @@ static const char *layout_of(pmt_reg_id id)
     case PMT_REG_PMSELR_EL0: return "PMSELR";
     case PMT_REG_PMMIR_EL1: return "PMMIR";
     case PMT_REG_PMECR_EL1: return "PMECR";
+    case PMT_REG_PMSSCR_EL1: return "PMSSCR";
     case PMT_REG_MDCR_EL2: return "MDCR_EL2";
     case PMT_REG_MDCR_EL3: return "MDCR_EL3";
     default: return NULL;
@@ -126,9 +145,10 @@ static const char *layout_of(pmt_reg_id id)
 size_t pmt_reg_format(pmt_reg_ref reg, uint64_t value, char *buf, size_t size)
 {
     char name[32];
-    if (reg.id == PMT_REG_PMEVCNTR_EL0 || reg.id == PMT_REG_PMEVTYPER_EL0)
-        snprintf(name, sizeof name, "%s%u_EL0",
-                 reg.id == PMT_REG_PMEVCNTR_EL0 ? "PMEVCNTR" : "PMEVTYPER", reg.index);
+    int fam = family_of(reg.id);
+    if (fam >= 0)
+        snprintf(name, sizeof name, "%s%u%s", families[fam].prefix, reg.index,
+                 families[fam].suffix);
     else
         snprintf(name, sizeof name, "%s", pmt_reg_name(reg.id));
     char out[512];

@@ -150,6 +150,7 @@ static void update_outputs(pmt_pe *pe)
             pe->cb.brbe_freeze(pe->cb.user);
         pe->brbe_frozen = freeze;
     }
+    pmu_exception_update(pe);
 }
 
 void pmu_update(pmt_pe *pe)
@@ -197,6 +198,7 @@ static void on_overflow(pmt_pe *pe, uint64_t ovf)
     }
     /* RHTPDY: the overflow flag is set with the counter update. */
     pe->st.pmu.ovs |= ovf;
+    pe->overflowed |= ovf;
     export_overflow_events(pe, ovf);
     pmu_update(pe);
 }
@@ -207,6 +209,7 @@ void pmu_increment(pmt_pe *pe, uint16_t event, uint64_t n, int only_idx)
         uint64_t mask = counting_mask(pe, event, only_idx);
         if (!mask)
             return;
+        pe->counted |= mask;
         uint64_t step = n;
         for (uint64_t m = mask; m; m &= m - 1) {
             uint64_t t = to_overflow(pe, (unsigned)__builtin_ctzll(m));
@@ -240,6 +243,7 @@ pmt_status pmt_pmu_count(pmt_pe *pe, uint16_t event, uint64_t n)
     if (n < slot->room) {
         slot->room -= n;
         slot->pending += n;
+        pe->counted |= slot->mask; /* for RNZLVW */
         return PMT_OK;
     }
     pmu_flush(pe);

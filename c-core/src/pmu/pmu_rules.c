@@ -5,8 +5,6 @@
  */
 #include "../pe_internal.h"
 
-#include "pmtrace/pmt_events.h"
-
 #define MDCR2(f) PMT_GET(MDCR_EL2, f, pe->st.mdcr_el2)
 #define MDCR3(f) PMT_GET(MDCR_EL3, f, pe->st.mdcr_el3)
 #define PMCR(f)  PMT_GET(PMCR, f, pe->st.pmu.pmcr)
@@ -64,27 +62,25 @@ unsigned pmu_counters_selfhosted(const pmt_pe *pe)
     return pmu_effective_epmn(pe);
 }
 
-/* The overflow bit of a counter: 32 or 64 (RQZJKS, RFBGFH, RNTZHW). With FEAT_EBEP and the PMU
- * Profiling exception enabled the Effective LP, HLP and LC are 1 (wired in by part two). */
+/* The overflow bit of a counter: 32 or 64 (RQZJKS, RFBGFH, RNTZHW). While the PMU Profiling
+ * exception is enabled the Effective PMCR.LP, MDCR_EL2.HLP and PMCR.LC are 1 (IPFDLQ,
+ * AArch64.IncrementEventCounter, AArch64.IncrementCycleCounter). */
 unsigned pmu_overflow_bit(const pmt_pe *pe, unsigned idx)
 {
     if (idx == PMT_INSTRUCTION_COUNTER_ID)
         return 64;
+    bool exception = pmu_exception_enabled(pe, NULL);
     if (idx == PMT_CYCLE_COUNTER_ID)
-        return (pe->cfg.have_aarch32 && PMCR(LC) == 0) ? 32 : 64;
+        return (pe->cfg.have_aarch32 && PMCR(LC) == 0 && !exception) ? 32 : 64;
     if (!pe_have_pmu(pe, PMT_PMUV3P5))
         return 32;
+    if (exception)
+        return 64;
     switch (pmu_counter_range(pe, idx)) {
     case PMU_R1: return PMCR(LP) ? 64 : 32;
     case PMU_R2: return MDCR2(HLP) ? 64 : 32;
     default: return 64;
     }
-}
-
-static bool is_sync_mode_counter(const pmt_pe *pe, unsigned idx)
-{
-    return pe->cfg.feat_sebep && idx != PMT_CYCLE_COUNTER_ID &&
-           PMT_GET(PMEVTYPER, SYNC, pe->st.pmu.typer[idx]);
 }
 
 /* CheckPMUOverflowCondition. */
@@ -117,7 +113,7 @@ bool pmu_overflow_condition(const pmt_pe *pe, enum pmu_ovf_reason reason, bool r
             global_en = PMT_GET(PMCCR, EPME, r->pmccr);
             break;
         }
-        if (exclude_sync && is_sync_mode_counter(pe, idx))
+        if (exclude_sync && pmu_sync_mode(pe, idx))
             keep = false;
         if (check_e && !global_en)
             keep = false;
@@ -127,17 +123,9 @@ bool pmu_overflow_condition(const pmt_pe *pe, enum pmu_ovf_reason reason, bool r
     if ((ovsf >> PMT_CYCLE_COUNTER_ID & 1) && !exclude_cyc && r1 && (!check_e || PMCR(E)))
         return true;
     if ((ovsf >> PMT_INSTRUCTION_COUNTER_ID & 1) && r1 &&
-        !(exclude_sync && is_sync_mode_counter(pe, PMT_INSTRUCTION_COUNTER_ID)) &&
-        (!check_e || PMCR(E)))
+        !(exclude_sync && pmu_sync_mode(pe, PMT_INSTRUCTION_COUNTER_ID)) && (!check_e || PMCR(E)))
         return true;
     return false;
-}
-
-/* PMUInterruptEnabled: always without FEAT_EBEP (the PMEE controls come with part two). */
-bool pmu_interrupt_enabled(const pmt_pe *pe)
-{
-    (void)pe;
-    return true;
 }
 
 /* ShouldPMUFreeze: a range freezes on a (non-synchronous) overflow of one of its counters. */
@@ -218,12 +206,12 @@ bool pmu_count_events(const pmt_pe *pe, unsigned idx, bool unattributable)
     default: global_en = PMT_GET(PMCCR, EPME, r->pmccr); break;
     }
     bool counter_en = r->cnten >> idx & 1;
-    if (idx < PMT_CYCLE_COUNTER_ID && is_sync_mode_counter(pe, idx)) {
-        const pmt_event_info *ev =
-            pmt_event_lookup((uint16_t)PMT_GET(PMEVTYPER, evtCount, r->typer[idx]));
-        if (!ev || !(ev->flags & PMT_EVENT_SYNC_CAPABLE))
-            counter_en = false;
-    }
+    /* A counter with SYNC = 1 counting an event that is not a synchronous event does not
+     * count (FEAT_SEBEP, CountPMUEvents). */
+    if (idx < PMT_CYCLE_COUNTER_ID && pe->cfg.feat_sebep &&
+        PMT_GET(PMEVTYPER, SYNC, r->typer[idx]) &&
+        !pmu_sync_event(pe, (uint16_t)PMT_GET(PMEVTYPER, evtCount, r->typer[idx])))
+        counter_en = false;
     bool enabled = global_en && counter_en;
 
     /* Prohibition (D13.5 "Prohibiting event and cycle counting"). */

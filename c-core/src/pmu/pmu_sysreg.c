@@ -361,6 +361,18 @@ pmt_access pmu_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
         if ((a = check_access(pe, EL0_UNDEF, false, TRAP_ENPM2, -1)) == PMT_ACCESS_OK)
             *value = r->uacr;
         return a;
+    case PMT_REG_PMECR_EL1:
+        if (!pe->cfg.feat_ebep && !pe->cfg.feat_ss)
+            return PMT_ACCESS_UNDEFINED;
+        if ((a = check_access(pe, EL0_UNDEF, false, TRAP_ENPM2, -1)) == PMT_ACCESS_OK)
+            *value = r->pmecr;
+        return a;
+    case PMT_REG_PMIAR_EL1:
+        if (!pe->cfg.feat_sebep)
+            return PMT_ACCESS_UNDEFINED;
+        if ((a = check_access(pe, EL0_UNDEF, false, TRAP_ENPM2, -1)) == PMT_ACCESS_OK)
+            *value = r->pmiar;
+        return a;
     case PMT_REG_PMEVCNTR_EL0:
     case PMT_REG_PMXEVCNTR_EL0:
         if ((a = counter_access(pe, reg, false, &idx)) == PMT_ACCESS_OK)
@@ -470,6 +482,32 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
             return a;
         r->uacr = v & pe->impl_mask;
         break;
+    case PMT_REG_PMECR_EL1:
+        if (!pe->cfg.feat_ebep && !pe->cfg.feat_ss)
+            return PMT_ACCESS_UNDEFINED;
+        if ((a = check_access(pe, EL0_UNDEF, true, TRAP_ENPM2, -1)) != PMT_ACCESS_OK)
+            return a;
+        r->pmecr = v & pmu_pmecr_write_mask(pe);
+        if (pe->cfg.feat_ebep && (PMT_GET(PMECR, PMEE, v) == 1 || PMT_GET(PMECR, PMEE, v) == 2))
+            pe_log(pe,
+                   "PMECR_EL1.PMEE = %u is reserved: CONSTRAINED UNPREDICTABLE, behaves as "
+                   "disabling both the PMU exception and PMUIRQ (EffectivePMEE)",
+                   (unsigned)PMT_GET(PMECR, PMEE, v));
+        if (pe->cfg.feat_ss && PMT_GET(PMECR, SSE, v) == 1)
+            pe_log(pe, "PMECR_EL1.SSE = 1 is reserved: CONSTRAINED UNPREDICTABLE, behaves as 0 "
+                       "(Capture events disabled)");
+        break;
+    case PMT_REG_PMIAR_EL1: {
+        if (!pe->cfg.feat_sebep)
+            return PMT_ACCESS_UNDEFINED;
+        if ((a = check_access(pe, EL0_UNDEF, true, TRAP_ENPM2, -1)) != PMT_ACCESS_OK)
+            return a;
+        /* ADDRESS[63:P] is RESS (stored as copies of bit P-1), ADDRESS[1:0] is RES0. */
+        unsigned p = pe->cfg.va_bits;
+        uint64_t low = v & ((UINT64_C(1) << p) - 1) & ~UINT64_C(3);
+        r->pmiar = (v >> (p - 1) & 1) ? low | ~((UINT64_C(1) << p) - 1) : low;
+        break;
+    }
     case PMT_REG_PMEVCNTR_EL0:
     case PMT_REG_PMXEVCNTR_EL0:
         if ((a = counter_access(pe, reg, true, &idx)) != PMT_ACCESS_OK)
@@ -496,4 +534,8 @@ void pmu_reset(pmt_pe *pe)
      * choice); PMCR_EL0.E, MDCR_EL2.HPMN = N and PMCCR.EPMN = N have defined values. */
     pe->st.pmu = (struct pmt_pmu_regs){0};
     pe->st.pmu.pmccr = PMT_PUT(PMCCR, EPMN, pe->cfg.num_counters);
+    pe->st.pmu.pmsscr = PMT_MASK(PMSSCR, NC); /* no capture yet */
+    pe->counted = 0;
+    pe->overflowed = 0;
+    pe->before_valid = false;
 }
