@@ -1,0 +1,2 @@
+// test_sebep.cpp
+#include "pe_fixture.h"

@@ -1,0 +1,2 @@
+// test_snapshot.cpp
+#include "pe_fixture.h"
