@@ -86,6 +86,10 @@ void pe_log(const pmt_pe *pe, const char *fmt, ...)
 #endif
     ;
 
+/* Register access by decoded register, dispatched to the unit that owns it (pe.c). */
+pmt_access pe_reg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);
+pmt_access pe_reg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value);
+
 /* Counter ranges (GetPMUCounterRange). */
 enum pmu_range { PMU_R1 = 1, PMU_R2 = 2, PMU_R3 = 3 };
 unsigned pmu_effective_epmn(const pmt_pe *pe);

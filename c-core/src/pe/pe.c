@@ -319,6 +319,24 @@ static pmt_access mdcr_access(pmt_pe *pe, pmt_reg_id id, bool write, uint64_t *v
     return PMT_ACCESS_OK;
 }
 
+/* The unit that owns a register answers; NOT_MINE when none does. */
+pmt_access pe_reg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
+{
+    pmt_access a = pmu_sysreg_read(pe, reg, value);
+    if (a == PMT_ACCESS_NOT_MINE)
+        a = pmu_snapshot_sysreg_read(pe, reg, value);
+    return a;
+}
+
+pmt_access pe_reg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value)
+{
+    pmu_sync_before_change(pe);
+    pmt_access a = pmu_sysreg_write(pe, reg, value);
+    if (a == PMT_ACCESS_NOT_MINE)
+        a = pmu_snapshot_sysreg_write(pe, reg, value);
+    return a;
+}
+
 pmt_access pmt_pe_sysreg_read(pmt_pe *pe, pmt_sysreg enc, uint64_t *value)
 {
     if (!pe || !value)
@@ -328,10 +346,7 @@ pmt_access pmt_pe_sysreg_read(pmt_pe *pe, pmt_sysreg enc, uint64_t *value)
         return mdcr_access(pe, reg.id, false, value);
     if (reg.id == PMT_REG_NONE)
         return PMT_ACCESS_NOT_MINE;
-    pmt_access a = pmu_sysreg_read(pe, reg, value);
-    if (a == PMT_ACCESS_NOT_MINE)
-        a = pmu_snapshot_sysreg_read(pe, reg, value);
-    return a;
+    return pe_reg_read(pe, reg, value);
 }
 
 pmt_access pmt_pe_sysreg_write(pmt_pe *pe, pmt_sysreg enc, uint64_t value)
@@ -343,9 +358,5 @@ pmt_access pmt_pe_sysreg_write(pmt_pe *pe, pmt_sysreg enc, uint64_t value)
         return mdcr_access(pe, reg.id, true, &value);
     if (reg.id == PMT_REG_NONE)
         return PMT_ACCESS_NOT_MINE;
-    pmu_sync_before_change(pe);
-    pmt_access a = pmu_sysreg_write(pe, reg, value);
-    if (a == PMT_ACCESS_NOT_MINE)
-        a = pmu_snapshot_sysreg_write(pe, reg, value);
-    return a;
+    return pe_reg_write(pe, reg, value);
 }

@@ -189,8 +189,8 @@ static pmt_pmu_exception_state exception_state(const pmt_pe *pe)
     unsigned target = 0;
     st.enabled = pmu_exception_enabled(pe, &target);
     st.target_el = (uint8_t)target;
-    st.masked = st.enabled && pmu_exception_masked(pe, target, pe->st.pe.el, pe->st.pe.pm,
-                                                   pe->st.pe.debug);
+    st.masked =
+        st.enabled && pmu_exception_masked(pe, target, pe->st.pe.el, pe->st.pe.pm, pe->st.pe.debug);
     st.irq_enabled = pmu_interrupt_enabled(pe);
     st.pending = pe->exc_pending;
     st.ppend = pe->st.pmu.ppend;
@@ -222,8 +222,8 @@ static void end_instruction(pmt_pe *pe, uint64_t address, bool generates_excepti
         c = pe->before;
         c.ovs |= pe->overflowed; /* the overflow's own write of PMOVSSET counts (RMQDPX) */
     }
-    bool hit = !generates_exception && !masked && c.unmasked &&
-               (pe->counted & c.eligible & c.ovs) != 0;
+    bool hit =
+        !generates_exception && !masked && c.unmasked && (pe->counted & c.eligible & c.ovs) != 0;
     pe->st.pmu.ppend = hit;
     if (hit)
         pe->st.pmu.pmiar = address & ~UINT64_C(3);
@@ -334,8 +334,7 @@ pmt_status pmt_pmu_debug_entry(pmt_pe *pe, bool aarch32, const pmt_pe_state *aft
     return apply_state(pe, after);
 }
 
-pmt_status pmt_pmu_debug_exit(pmt_pe *pe, bool aarch32, bool dspsr_ppend,
-                              const pmt_pe_state *after)
+pmt_status pmt_pmu_debug_exit(pmt_pe *pe, bool aarch32, bool dspsr_ppend, const pmt_pe_state *after)
 {
     pmt_status st = need_sebep(pe);
     if (st != PMT_OK)

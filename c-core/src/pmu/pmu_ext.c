@@ -92,6 +92,18 @@ static struct ext_target decode(const pmt_pe *pe, uint32_t off)
         return at_reg(PMT_REG_PMCCNTR_EL0, 0, half);
     if (base == 0x100)
         return c->feat_icntr ? at_reg(PMT_REG_PMICNTR_EL0, 0, half) : none;
+    if (c->feat_ss) { /* the PMU snapshot registers (I5.3.5, I5.3.29, I5.3.34) */
+        if (off >= 0x600 && off < 0x6F8)
+            return (off - 0x600) / 8 < c->num_counters
+                       ? at_reg(PMT_REG_PMEVCNTSVR_EL1, (off - 0x600) / 8, half)
+                       : none;
+        if (base == 0x6F8)
+            return at_reg(PMT_REG_PMCCNTSVR_EL1, 0, half);
+        if (base == 0x700)
+            return c->feat_icntr ? at_reg(PMT_REG_PMICNTSVR_EL1, 0, half) : none;
+        if (base == 0xE30)
+            return at_reg(PMT_REG_PMSSCR_EL1, 0, half);
+    }
     if (ext64) {
         if (off >= 0x400 && off < 0x4F8)
             return (off - 0x400) / 8 < c->num_counters
@@ -180,6 +192,31 @@ static bool most_secure(const pmt_pe *pe, pmt_security from)
     return true;
 }
 
+static bool snapshot_reg(pmt_reg_id id)
+{
+    return id == PMT_REG_PMEVCNTSVR_EL1 || id == PMT_REG_PMCCNTSVR_EL1 ||
+           id == PMT_REG_PMICNTSVR_EL1 || id == PMT_REG_PMSSCR_EL1;
+}
+
+/* AllowExternalPMSSAccess: MDCR_EL3.EPMSSAD by the access's physical address space (Root only
+ * exists with FEAT_RME; without it a Root access counts as Secure). Without FEAT_RME 0b01 and 0b10
+ * are reserved: CONSTRAINED UNPREDICTABLE, taken as 0b00 (docs/choices.md). */
+static bool allow_external_pmss(const pmt_pe *pe, pmt_security from)
+{
+    unsigned epmssad = pe->cfg.have_el3 ? (unsigned)PMT_GET(MDCR_EL3, EPMSSAD, pe->st.mdcr_el3) : 3;
+    bool rme = pe->cfg.have_rme;
+    if (!rme && from == PMT_SS_ROOT)
+        from = PMT_SS_SECURE;
+    if (!rme && (epmssad == 1 || epmssad == 2))
+        epmssad = 0;
+    switch (epmssad) {
+    case 0: return from == (rme ? PMT_SS_ROOT : PMT_SS_SECURE);
+    case 1: return from == PMT_SS_ROOT || from == PMT_SS_REALM;
+    case 2: return from == PMT_SS_ROOT || from == PMT_SS_SECURE;
+    default: return true;
+    }
+}
+
 static uint64_t pmcfgr(const pmt_pe *pe)
 {
     uint64_t n = pmu_effective_epmn(pe) + (pe->cfg.feat_icntr ? 1 : 0);
@@ -236,7 +273,8 @@ static uint64_t own_read(pmt_pe *pe, const struct ext_target *t)
         /* Non-secure non-invasive debug implemented and enabled; Secure too when EL3 exists. */
         return 0x0Cu | (c->have_el3 ? 0xC0u : 0);
     case EXT_PMDEVARCH: return c->ext_layout == PMT_EXT64 ? 0x47702A26u : 0x47702A16u;
-    case EXT_PMDEVID: return 0;      /* PC sampling and PMU snapshots come with part two */
+    case EXT_PMDEVID: /* EXTPMN [11:8], PMSS [7:4] */
+        return (uint64_t)c->feat_extpmn << 8 | (uint64_t)c->feat_ss << 4;
     case EXT_PMDEVTYPE: return 0x16; /* SUB 1 (processor), MAJOR 6 (performance monitor) */
     case EXT_PIDR: return pidr[t->index];
     case EXT_CIDR: return cidr[t->index];
@@ -286,11 +324,19 @@ static pmt_ext_status begin(pmt_pe *pe, uint32_t off, unsigned size, pmt_securit
         return PMT_EXT_NO_REGISTER;
     if (size == 8 && (pe->cfg.ext_layout != PMT_EXT64 || !t->wide))
         return PMT_EXT_BAD_SIZE;
+    /* The snapshot registers: an error response with the OS Double Lock locked, the Core
+     * powered down, or MDCR_EL3.EPMSSAD refusing; MDCR_EL3.EPMAD and the OS Lock do not apply
+     * to them (IKGJMV). */
+    if (snapshot_reg(t->reg.id)) {
+        const pmt_pe_state *s = &pe->st.pe;
+        if (s->double_lock || s->powered_down || !allow_external_pmss(pe, from))
+            return PMT_EXT_ERROR;
+    }
     /* MDCR_EL3.EPMAD: external PMU access disabled except for a Most secure access. The
      * identification registers stay readable. */
     bool id_reg = t->own >= EXT_PMLSR;
-    if (pe->cfg.have_el3 && PMT_GET(MDCR_EL3, EPMAD, pe->st.mdcr_el3) && !most_secure(pe, from) &&
-        !id_reg)
+    if (!snapshot_reg(t->reg.id) && pe->cfg.have_el3 && PMT_GET(MDCR_EL3, EPMAD, pe->st.mdcr_el3) &&
+        !most_secure(pe, from) && !id_reg)
         return PMT_EXT_ERROR;
     pe->accessor = most_secure(pe, from) ? PE_EXTERNAL_MOST_SECURE : PE_EXTERNAL;
     return PMT_EXT_OK;
@@ -314,7 +360,7 @@ pmt_ext_status pmt_pmu_ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pmt_
     uint64_t v = 0;
     if (t.reg.id == PMT_REG_NONE)
         v = own_read(pe, &t);
-    else if (pmu_sysreg_read(pe, t.reg, &v) != PMT_ACCESS_OK)
+    else if (pe_reg_read(pe, t.reg, &v) != PMT_ACCESS_OK)
         st = t.reg.id == PMT_REG_PMSWINC_EL0 || t.reg.id == PMT_REG_PMZR_EL0 ? PMT_EXT_OK
                                                                              : PMT_EXT_ERROR;
     pe->accessor = PE_SELF_HOSTED;
@@ -347,14 +393,15 @@ pmt_ext_status pmt_pmu_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pmt
         if (size == 4 && t.wide) { /* a 32-bit half of a 64-bit register: merge */
             uint64_t old = 0;
             if (t.reg.id != PMT_REG_PMZR_EL0 && t.reg.id != PMT_REG_PMSWINC_EL0)
-                pmu_sysreg_read(pe, t.reg, &old);
+                pe_reg_read(pe, t.reg, &old);
             bool set_clear = pmu_is_set_clear(t.reg.id) || t.reg.id == PMT_REG_PMZR_EL0;
             if (set_clear) /* writing 0 bits changes nothing: only this half's bits */
                 old = 0;
             v = t.half ? (old & UINT32_MAX) | (value & UINT32_MAX) << 32
                        : (old & ~(uint64_t)UINT32_MAX) | (value & UINT32_MAX);
         }
-        if (pmu_sysreg_write(pe, t.reg, v) != PMT_ACCESS_OK)
+        bool read_only = snapshot_reg(t.reg.id) && t.reg.id != PMT_REG_PMSSCR_EL1;
+        if (!read_only && pe_reg_write(pe, t.reg, v) != PMT_ACCESS_OK)
             st = PMT_EXT_ERROR;
     }
     pe->accessor = PE_SELF_HOSTED;
