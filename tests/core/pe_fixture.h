@@ -18,7 +18,7 @@ class PeTest : public ::testing::Test
     std::vector<bool> irq_changes, cti_changes, halt_changes;
     int brbe_freezes = 0, brbe_capture_freezes = 0;
     std::vector<std::pair<bool, unsigned>> exception_changes; // pmu_exception output
-    std::vector<std::pair<uint16_t, uint64_t>> exported; // pmu_event output
+    std::vector<std::pair<uint16_t, uint64_t>> exported;      // pmu_event output
     std::vector<std::string> log_lines;
 
     void TearDown() override { pmt_pe_destroy(pe); }
@@ -35,9 +35,7 @@ class PeTest : public ::testing::Test
             static_cast<PeTest *>(u)->halt_changes.push_back(l);
         };
         cb.brbe_freeze = [](void *u) { static_cast<PeTest *>(u)->brbe_freezes++; };
-        cb.brbe_capture_freeze = [](void *u) {
-            static_cast<PeTest *>(u)->brbe_capture_freezes++;
-        };
+        cb.brbe_capture_freeze = [](void *u) { static_cast<PeTest *>(u)->brbe_capture_freezes++; };
         cb.pmu_exception = [](void *u, bool pending, unsigned target) {
             static_cast<PeTest *>(u)->exception_changes.emplace_back(pending, target);
         };
