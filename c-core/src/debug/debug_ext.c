@@ -44,8 +44,7 @@ static bool core_access_error(const pmt_pe *pe)
  * which FEAT_VHE and FEAT_Debugv8p2 both imply; RES0 otherwise. */
 static bool edscr_sc2(const pmt_pe *pe)
 {
-    return pe->st.pe.edscr_sc2 && pe->cfg.have_el2 &&
-           (pe->cfg.feat_vhe || pe->cfg.feat_debugv8p2);
+    return pe->st.pe.edscr_sc2 && pe->cfg.have_el2 && (pe->cfg.feat_vhe || pe->cfg.feat_debugv8p2);
 }
 
 /* Read_EDPCSRlo(memory_mapped) */

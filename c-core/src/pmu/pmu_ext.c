@@ -343,6 +343,7 @@ pmt_ext_status pmt_pmu_ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pmt_
 {
     if (!pe || !value)
         return PMT_EXT_ERROR;
+    *value = 0; /* the UNKNOWN value of a refused read */
     struct ext_target t;
     pmt_ext_status st = begin(pe, offset, size, from, &t);
     if (st != PMT_EXT_OK)
