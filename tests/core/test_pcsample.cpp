@@ -87,7 +87,8 @@ class PcSample : public PeTest
     }
 
     // PMU frame and debug frame accesses that must succeed; memory-mapped, Non-secure.
-    uint64_t pm(uint32_t off, unsigned size = 4, bool mm = true, pmt_security from = PMT_SS_NONSECURE)
+    uint64_t pm(uint32_t off, unsigned size = 4, bool mm = true,
+                pmt_security from = PMT_SS_NONSECURE)
     {
         uint64_t v = 0xDEAD;
         pmt_ext_status s = pmt_pmu_ext_read(pe, off, size, from, mm, &v);
