@@ -420,6 +420,23 @@ TEST_F(PcSample, BadSamplesAreRefused)
     EXPECT_EQ(pm(PMPCSR), 0x1000u);
 }
 
+TEST_F(PcSample, BadSamplesFromTheSourceAreIgnored)
+{
+    // Bad input through the sample source: a sample of an EL that does not exist is ignored with
+    // a log line; the last good sample stays.
+    make_pmu();
+    push(guest(0x1000));
+    auto bad = [](void *, pmt_pc_sample *s) {
+        *s = guest();
+        s->el = 9;
+        return true;
+    };
+    ASSERT_EQ(pmt_pe_set_pc_sample_source(pe, bad, nullptr), PMT_OK);
+    EXPECT_EQ(pm(PMPCSR), 0x1000u);
+    EXPECT_FALSE(log_lines.empty());
+    EXPECT_EQ(pmt_pe_set_pc_sample_source(nullptr, bad, nullptr), PMT_ERR_NULL);
+}
+
 TEST_F(PcSample, SamplesOfUnimplementedElsAreRefused)
 {
     // Bad input: EL3 without EL3, EL2 without EL2.
