@@ -31,8 +31,12 @@ int main(void)
     cfg.ext_layout = PMT_EXT64;
     pmt_pe *pe = pmt_pe_create(&cfg, NULL);
     pmt_pe_set_state(pe, &el1);
-    pmt_pc_sample s = {.pc = 0xFFFF800010081234, .el = 1, .ss = PMT_SS_NONSECURE,
-                       .contextidr_el1 = 42, .el2_enabled = true, .vttbr_vmid = 5};
+    pmt_pc_sample s = {.pc = 0xFFFF800010081234,
+                       .el = 1,
+                       .ss = PMT_SS_NONSECURE,
+                       .contextidr_el1 = 42,
+                       .el2_enabled = true,
+                       .vttbr_vmid = 5};
     pmt_pe_pc_sample(pe, &s);
 
     /* The debugger reads PMPCSR (64 bits: this read takes the sample), then the context that

@@ -324,11 +324,13 @@ static pmt_ext_status begin(pmt_pe *pe, uint32_t off, unsigned size, pmt_securit
      * and the OS Lock (with PMCCR.OSLO) decide. */
     bool id_reg = t->own >= EXT_PMLSR;
     bool pcs_reg = t->own == EXT_PCS || t->own == EXT_PMPCSCTL;
-    if (pcs_reg)
-        return pcs_pmu_access_error(pe, most_secure(pe, from)) ? PMT_EXT_ERROR : PMT_EXT_OK;
-    if (pe->cfg.have_el3 && PMT_GET(MDCR_EL3, EPMAD, pe->st.mdcr_el3) && !most_secure(pe, from) &&
-        !id_reg)
+    if (pcs_reg) {
+        if (pcs_pmu_access_error(pe, most_secure(pe, from)))
+            return PMT_EXT_ERROR;
+    } else if (pe->cfg.have_el3 && PMT_GET(MDCR_EL3, EPMAD, pe->st.mdcr_el3) &&
+               !most_secure(pe, from) && !id_reg) {
         return PMT_EXT_ERROR;
+    }
     pe->accessor = most_secure(pe, from) ? PE_EXTERNAL_MOST_SECURE : PE_EXTERNAL;
     return PMT_EXT_OK;
 }
