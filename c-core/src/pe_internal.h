@@ -5,6 +5,7 @@
 #ifndef PMTRACE_PE_INTERNAL_H
 #define PMTRACE_PE_INTERNAL_H
 
+#include "pmtrace/pmt_pcsample.h"
 #include "pmtrace/pmt_pe.h"
 #include "pmtrace/pmt_pmu.h"
 
@@ -29,6 +30,22 @@ struct pmt_pmu_regs {
     bool locked;                 /* PMLSR.SLK: the software lock of the memory-mapped frame */
 };
 
+/* PC sample-based profiling (debug/pcsample.c): pc_sample and the sample registers of the frame
+ * that has them. Values the architecture calls UNKNOWN are stored as 0. */
+struct pmt_pcs_regs {
+    pmt_pc_sample sample; /* pc_sample: the latest sample the CPU reported */
+    bool valid;           /* pc_sample.valid */
+    /* PMU frame (FEAT_PCSRv8p2) */
+    uint64_t pmpcsr;
+    uint32_t cid1;     /* PMCID1SR = PMCCIDSR[31:0] = PMVCIDSR[31:0] */
+    uint32_t cid2;     /* PMCID2SR = PMCCIDSR[63:32] */
+    uint16_t vmid;     /* PMVIDSR.VMID = PMVCIDSR.VMID */
+    uint64_t pmpcsctl; /* PMPCSCTL.{SS,EN} as stored (IMP comes from the config) */
+    /* debug frame (FEAT_PCSRv8) */
+    uint32_t edpcsrhi, edcidsr, edvidsr;
+    bool ed_locked; /* EDLSR.SLK: the software lock of the memory-mapped debug frame */
+};
+
 struct pmt_pe_arch {
     uint32_t magic;
     uint32_t size;
@@ -36,6 +53,7 @@ struct pmt_pe_arch {
     uint64_t mdcr_el2;
     uint64_t mdcr_el3;
     struct pmt_pmu_regs pmu;
+    struct pmt_pcs_regs pcs;
 };
 
 /* Lazy counting: the counters that currently count one event number share a slot. count()
@@ -54,6 +72,10 @@ struct pmt_pe {
 
     /* derived from cfg */
     uint64_t impl_mask; /* implemented counter ids: 0..N-1, 31, and 32 with FEAT_PMUv3_ICNTR */
+
+    /* the CPU's sample on request (pmt_pe_set_pc_sample_source); not architectural state */
+    pmt_pc_sample_source pcs_source;
+    void *pcs_source_user;
 
     /* set while an external access is performed: the self-hosted access checks do not apply */
     enum { PE_SELF_HOSTED, PE_EXTERNAL, PE_EXTERNAL_MOST_SECURE } accessor;
@@ -133,6 +155,33 @@ void pmu_reset(pmt_pe *pe);
 pmt_access pmu_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);
 bool pmu_is_set_clear(pmt_reg_id id); /* PMCNTENSET/CLR, PMOVSSET/CLR, PMINTENSET/CLR */
 pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value);
+
+/* PC sample-based profiling (debug/pcsample.c). */
+void pcs_reset(pmt_pe *pe);
+void pcs_state_changed(pmt_pe *pe); /* after pmt_pe_set_state: Debug state, prohibition */
+/* D13.9: a successful PMU snapshot Capture event samples the PC when FEAT_PCSRv8p9 and
+ * PMPCSCTL.SS say so (PMUCaptureEvent). Called by the snapshot code after the counters were
+ * captured and before PMSSCR_EL1.{NC,SS} is set to {0,0}. */
+void pcs_capture_on_snapshot(pmt_pe *pe);
+/* The PMU frame's sample registers (I5.3), decoded by pmu_ext.c. */
+enum pcs_pmu_reg {
+    PCS_PMPCSR,   /* 64-bit; EXT32 has the halves at +0 and +4 */
+    PCS_PMCID1SR, /* EXT32 */
+    PCS_PMCID2SR, /* EXT32 */
+    PCS_PMVIDSR,  /* EXT32, with EL2 */
+    PCS_PMVCIDSR, /* EXT64 */
+    PCS_PMCCIDSR, /* EXT64 */
+    PCS_PMPCSCTL  /* FEAT_PCSRv8p9 */
+};
+/* The accessibility of the sample registers and PMPCSCTL: an error response when DoubleLockStatus()
+ * or !IsCorePowered(), or OSLockStatus() unless PMCCR.OSLO lets a Most secure access through. */
+bool pcs_pmu_access_error(const pmt_pe *pe, bool most_secure);
+/* A read; `sample` says it reads PMPCSR[31:0] (or all of PMPCSR), which is Read_PMPCSR with its
+ * side effects (none for a memory-mapped read while PMLSR.SLK is 1). */
+uint64_t pcs_pmu_read(pmt_pe *pe, enum pcs_pmu_reg reg, bool sample, bool memory_mapped);
+void pcs_pmu_write(pmt_pe *pe, enum pcs_pmu_reg reg, uint64_t value); /* PMPCSCTL; others RO */
+/* PMDEVID.PCSample: 0, 1 (FEAT_PCSRv8p2) or 2 (FEAT_PCSRv8p9). */
+unsigned pcs_pmdevid_pcsample(const pmt_pe *pe);
 
 static inline bool pe_have_pmu(const pmt_pe *pe, pmt_pmu_version v)
 {

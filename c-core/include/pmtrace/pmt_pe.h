@@ -59,6 +59,13 @@ typedef enum pmt_ext_layout {
     PMT_EXT64 = 1  /* FEAT_PMUv3_EXT64: 64-bit registers, PMDEVARCH.ARCHPART 0xA26 */
 } pmt_ext_layout;
 
+/* Where the PC sample-based profiling registers are (OPTIONAL: H7, I5.3, H9.2). */
+typedef enum pmt_pcsr_location {
+    PMT_PCSR_NONE = 0,        /* not implemented */
+    PMT_PCSR_DEBUG_FRAME = 1, /* FEAT_PCSRv8: EDPCSRlo/hi, EDCIDSR, EDVIDSR (pmt_debug_ext_*) */
+    PMT_PCSR_PMU_FRAME = 2    /* FEAT_PCSRv8p2: PMPCSR, PMCID1SR, ... (pmt_pmu_ext_*) */
+} pmt_pcsr_location;
+
 typedef struct pmt_pe_config {
     /* Exception levels that exist above EL1 (EL0 and EL1 always exist). */
     bool have_el2;
@@ -77,7 +84,7 @@ typedef struct pmt_pe_config {
     bool feat_ebep;        /* FEAT_EBEP: the PMU Profiling exception */
     bool feat_sebep;       /* FEAT_SEBEP: the synchronous PMU Profiling exception */
     bool feat_ss;          /* FEAT_PMUv3_SS: PMU snapshots */
-    bool feat_pcsrv8p9;    /* FEAT_PCSRv8p9 */
+    bool feat_pcsrv8p9;    /* FEAT_PCSRv8p9: PMPCSCTL (needs pcsr = PMT_PCSR_PMU_FRAME) */
     bool feat_spev1p2;     /* FEAT_SPEv1p2: freeze on SPE buffer management event (FZS) */
     bool feat_spe_dpfzs;   /* FEAT_SPE_DPFZS: the SPE freeze also stops PMCCNTR when PMCR.DP=1 */
     bool feat_pmuv3_sme;   /* FEAT_PMUv3_SME: VS filter */
@@ -114,6 +121,15 @@ typedef struct pmt_pe_config {
     /* FEAT_PMUv3_SS (docs/pmu.md "PMU snapshots"). */
     bool capture_in_debug; /* the PE allows Capture events in Debug state (RTSYTY); default
                               false */
+    /* PC sample-based profiling (pmt_pcsample.h). feat_pcsrv8p9 above needs PMT_PCSR_PMU_FRAME. */
+    pmt_pcsr_location pcsr; /* default PMT_PCSR_NONE */
+    bool feat_vhe;          /* FEAT_VHE: CONTEXTIDR_EL2 is sampled; EDSCR.SC2 format of EDPCSRhi */
+    bool feat_debugv8p2;    /* FEAT_Debugv8p2: CONTEXTIDR_EL2 is sampled, also without FEAT_VHE */
+    bool feat_vmid16;       /* FEAT_VMID16: 16-bit VMIDs when VTCR_EL2.VS is 1 */
+    bool debug_software_lock; /* EDLAR/EDLSR software lock of the debug frame (with
+                                 PMT_PCSR_DEBUG_FRAME); default false */
+    bool pmpcsctl_imp;        /* PMPCSCTL.IMP (FEAT_PCSRv8p9): EN suspends and resumes sampling;
+                                 default true */
 } pmt_pe_config;
 
 /* A config with every field at its documented default: 6 counters, PMUv3p7, EL2 and EL3. */

@@ -3,8 +3,9 @@
  *
  * The core, the SystemC layer, the drivers in sw/ and the tests all take field positions from
  * here. PMT_FIELD_LIST expands X(REG, FIELD, LSB, WIDTH) once per field (positions from the Arm
- * ARM D24.3, D24.5, I5.3); it generates the PMT_<REG>_<FIELD>_SHIFT/_WIDTH constants and the
- * field-name tables that logs use (pmt_reg_format).
+ * ARM D24.3, D24.5, I5.3, H9.2; EDPCSRhi is the SC2 = 1 format of EDPCSR[63:32] as a 32-bit
+ * register; LSR is the layout of PMLSR and EDLSR); it generates the PMT_<REG>_<FIELD>_SHIFT/_WIDTH
+ * constants and the field-name tables that logs use (pmt_reg_format).
  *
  * PMT_SYSREG_LIST expands X(ID, op0, op1, CRn, CRm, op2) for every system register with one
  * fixed encoding that the model answers; PMEVCNTR<n>_EL0, PMEVTYPER<n>_EL0 and PMEVCNTSVR<n>_EL1
@@ -51,7 +52,19 @@ extern "C" {
     X(MDCR_EL3, ETBAD, 48, 2) X(MDCR_EL3, TRBEE, 53, 2) \
     X(DFR0, PMUVer, 8, 4) X(DFR0, PMSS, 16, 4) X(DFR0, SEBEP, 24, 4) \
     X(DFR0, TraceBuffer, 44, 4) X(DFR0, HPMN0, 60, 4) \
-    X(DFR1, PMICNTR, 36, 4) X(DFR1, EBEP, 48, 4) X(DFR1, DPFZS, 52, 4)
+    X(DFR1, PMICNTR, 36, 4) X(DFR1, EBEP, 48, 4) X(DFR1, DPFZS, 52, 4) \
+    X(PMPCSR, PCSample, 0, 56) X(PMPCSR, NSE, 59, 1) X(PMPCSR, EL, 61, 2) X(PMPCSR, NS, 63, 1) \
+    X(PMVIDSR, VMID, 0, 16) \
+    X(PMVCIDSR, CONTEXTIDR_EL1, 0, 32) X(PMVCIDSR, VMID, 32, 16) \
+    X(PMCCIDSR, CONTEXTIDR_EL1, 0, 32) X(PMCCIDSR, CONTEXTIDR_EL2, 32, 32) \
+    X(PMPCSCTL, EN, 0, 1) X(PMPCSCTL, IMP, 1, 1) X(PMPCSCTL, SS, 4, 1) \
+    X(PMDEVID, PCSample, 0, 4) X(PMDEVID, PMSS, 4, 4) X(PMDEVID, EXTPMN, 8, 4) \
+    X(EDPCSRhi, PC, 0, 24) X(EDPCSRhi, EL, 29, 2) X(EDPCSRhi, NS, 31, 1) \
+    X(EDVIDSR, VMID, 0, 16) X(EDVIDSR, HV, 28, 1) X(EDVIDSR, E3, 29, 1) X(EDVIDSR, E2, 30, 1) \
+    X(EDVIDSR, NS, 31, 1) \
+    X(EDPRSR, PU, 0, 1) X(EDPRSR, HALTED, 4, 1) X(EDPRSR, OSLK, 5, 1) X(EDPRSR, DLK, 6, 1) \
+    X(EDSCR, SC2, 19, 1) \
+    X(LSR, SLI, 0, 1) X(LSR, SLK, 1, 1) X(LSR, nTT, 2, 1)
 
 /* Bit positions shared by the counter-bitmap registers PMCNTEN*, PMOVS*, PMINTEN*, PMZR, PMUACR. */
 #define PMT_CYCLE_COUNTER_ID 31       /* bit C, and CYCLE_COUNTER_ID of the pseudocode */

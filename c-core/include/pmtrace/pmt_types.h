@@ -83,6 +83,12 @@ typedef struct pmt_pe_state {
     bool os_lock;      /* OSLSR_EL1.OSLK: the OS Lock is locked */
     bool double_lock;  /* EDPRSR.DLK: the OS Double Lock is locked */
     bool powered_down; /* the Core power domain is off (EDPRSR.PU == 0) */
+    /* PC sample-based profiling: all false is "allowed" and EDSCR.SC2 = 0 (its reset value). */
+    bool noninvasive_debug_prohibited; /* !ExternalNoninvasiveDebugAllowed() at the current state:
+                                          the authentication interface prohibits trace and PC
+                                          sampling here (J1.3.1.17) */
+    bool edscr_sc2; /* EDSCR.SC2 (FEAT_PCSRv8 with FEAT_Debugv8p1): owned by the platform's
+                       external debug unit, which reports it here */
 } pmt_pe_state;
 
 #ifdef __cplusplus

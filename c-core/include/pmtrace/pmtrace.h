@@ -3,6 +3,7 @@
 #define PMTRACE_PMTRACE_H
 
 #include "pmt_events.h"
+#include "pmt_pcsample.h"
 #include "pmt_pe.h"
 #include "pmt_pmu.h"
 #include "pmt_pmu_exception.h"

@@ -39,6 +39,8 @@ pmt_pe_config pmt_pe_config_default(void)
     c.ext_layout = PMT_EXT32;
     c.pmiidr = 0x0000043Bu;
     c.va_bits = 48;
+    c.pcsr = PMT_PCSR_NONE;
+    c.pmpcsctl_imp = true;
     return c;
 }
 
@@ -89,6 +91,16 @@ static const char *config_error(const pmt_pe_config *c)
         return "sync_values is not a pmt_sync_values";
     if (c->va_bits != 0 && c->va_bits != 48 && c->va_bits != 52 && c->va_bits != 56)
         return "va_bits must be 48, 52 or 56";
+    if (c->pcsr != PMT_PCSR_NONE && c->pcsr != PMT_PCSR_DEBUG_FRAME &&
+        c->pcsr != PMT_PCSR_PMU_FRAME)
+        return "pcsr is not a pmt_pcsr_location";
+    if (c->feat_pcsrv8p9 && c->pcsr != PMT_PCSR_PMU_FRAME)
+        return "FEAT_PCSRv8p9 needs FEAT_PCSRv8p2 (pcsr = PMT_PCSR_PMU_FRAME)";
+    if (c->debug_software_lock && c->pcsr != PMT_PCSR_DEBUG_FRAME)
+        return "debug_software_lock needs the sample registers in the debug frame "
+               "(pcsr = PMT_PCSR_DEBUG_FRAME)";
+    if ((c->feat_vhe || c->feat_vmid16) && !c->have_el2)
+        return "FEAT_VHE and FEAT_VMID16 need EL2";
     return NULL;
 }
 
@@ -150,6 +162,7 @@ pmt_status pmt_pe_reset(pmt_pe *pe)
     pe->st.mdcr_el2 = PMT_PUT(MDCR_EL2, HPMN, pe->cfg.num_counters);
     pmu_reset(pe);
     pe->st.pmu.locked = pe->cfg.ext_software_lock;
+    pcs_reset(pe);
     pe->nslots = 0;
     memset(pe->slot_of, 0, sizeof pe->slot_of);
     pmu_mark_internal_events(pe);
@@ -214,6 +227,7 @@ pmt_status pmt_pe_set_state(pmt_pe *pe, const pmt_pe_state *state)
     pmu_sync_before_change(pe);
     pmu_flush(pe);
     pe->st.pe = s;
+    pcs_state_changed(pe);
     pmu_update(pe);
     return PMT_OK;
 }

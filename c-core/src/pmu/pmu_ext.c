@@ -33,6 +33,8 @@ enum ext_own {
     EXT_PMCGCR0, /* counter groups (FEAT_PMUv3_ICNTR) */
     EXT_WHOLE,   /* EXT64 PMCNTEN, PMINTEN, PMOVS: index 0, 1, 2 */
     EXT_PMCCR,
+    EXT_PCS,      /* a PC sample register (FEAT_PCSRv8p2): index is an enum pcs_pmu_reg */
+    EXT_PMPCSCTL, /* FEAT_PCSRv8p9 */
     EXT_PMDEVAFF,
     EXT_PMLAR,
     EXT_PMLSR,
@@ -78,6 +80,27 @@ static pmt_reg_id control_at(uint32_t base)
     }
 }
 
+/* The PC sample registers at 0x200..0x22C (FEAT_PCSRv8p2): PMPCSR at 0x200 and its alias at
+ * 0x220; EXT32: PMCID1SR 0x208 (alias 0x228), PMVIDSR 0x20C (with EL2), PMCID2SR 0x22C; EXT64:
+ * PMVCIDSR 0x208, PMCCIDSR 0x228. */
+static struct ext_target decode_pcs(const pmt_pe *pe, uint32_t off)
+{
+    struct ext_target none = at_own(EXT_NONE, 0, 0, false);
+    unsigned half = (off >> 2) & 1;
+    uint32_t at = off & 0x1F; /* the block at 0x220 repeats 0x200 */
+    if (pe->cfg.pcsr != PMT_PCSR_PMU_FRAME || at >= 0x10)
+        return none;
+    if (at < 0x08)
+        return at_own(EXT_PCS, PCS_PMPCSR, half, true);
+    if (pe->cfg.ext_layout == PMT_EXT64)
+        return at_own(EXT_PCS, off < 0x220 ? PCS_PMVCIDSR : PCS_PMCCIDSR, half, true);
+    if (at == 0x08)
+        return at_own(EXT_PCS, PCS_PMCID1SR, 0, false);
+    if (off == 0x20C)
+        return pe->cfg.have_el2 ? at_own(EXT_PCS, PCS_PMVIDSR, 0, false) : none;
+    return at_own(EXT_PCS, PCS_PMCID2SR, 0, false); /* 0x22C */
+}
+
 static struct ext_target decode(const pmt_pe *pe, uint32_t off)
 {
     const pmt_pe_config *c = &pe->cfg;
@@ -104,6 +127,8 @@ static struct ext_target decode(const pmt_pe *pe, uint32_t off)
         if (base == 0xE30)
             return at_reg(PMT_REG_PMSSCR_EL1, 0, half);
     }
+    if (off >= 0x200 && off < 0x230)
+        return decode_pcs(pe, off);
     if (ext64) {
         if (off >= 0x400 && off < 0x4F8)
             return (off - 0x400) / 8 < c->num_counters
@@ -180,6 +205,8 @@ static struct ext_target decode(const pmt_pe *pe, uint32_t off)
         return at_reg(PMT_REG_PMMIR_EL1, 0, half);
     if (base == 0xE58 && c->feat_extpmn)
         return at_own(EXT_PMCCR, 0, half, true);
+    if (base == 0xE50 && c->feat_pcsrv8p9)
+        return at_own(EXT_PMPCSCTL, PCS_PMPCSCTL, half, true);
     return none;
 }
 
@@ -265,6 +292,8 @@ static uint64_t own_read(pmt_pe *pe, const struct ext_target *t)
         return t->index >= 2 ? v >> 32 : v & UINT32_MAX;
     }
     case EXT_PMCCR: return pe->st.pmu.pmccr;
+    case EXT_PCS: /* without the side effects of a read of PMPCSR[31:0] */
+    case EXT_PMPCSCTL: return pcs_pmu_read(pe, (enum pcs_pmu_reg)t->index, false, true);
     case EXT_PMCGCR0: return (pmu_counters_accessible(pe) + 1) | 1u << 8; /* CG0NC, CG1NC */
     case EXT_WHOLE: return *whole_state(pe, t->index) & ext_counter_mask(pe);
     case EXT_PMDEVAFF: return c->mpidr;
@@ -273,8 +302,9 @@ static uint64_t own_read(pmt_pe *pe, const struct ext_target *t)
         /* Non-secure non-invasive debug implemented and enabled; Secure too when EL3 exists. */
         return 0x0Cu | (c->have_el3 ? 0xC0u : 0);
     case EXT_PMDEVARCH: return c->ext_layout == PMT_EXT64 ? 0x47702A26u : 0x47702A16u;
-    case EXT_PMDEVID: /* EXTPMN [11:8], PMSS [7:4] */
-        return (uint64_t)c->feat_extpmn << 8 | (uint64_t)c->feat_ss << 4;
+    case EXT_PMDEVID:
+        return PMT_PUT(PMDEVID, PCSample, pcs_pmdevid_pcsample(pe)) |
+               PMT_PUT(PMDEVID, PMSS, c->feat_ss) | PMT_PUT(PMDEVID, EXTPMN, c->feat_extpmn);
     case EXT_PMDEVTYPE: return 0x16; /* SUB 1 (processor), MAJOR 6 (performance monitor) */
     case EXT_PIDR: return pidr[t->index];
     case EXT_CIDR: return cidr[t->index];
@@ -285,6 +315,7 @@ static uint64_t own_read(pmt_pe *pe, const struct ext_target *t)
 static void own_write(pmt_pe *pe, const struct ext_target *t, uint64_t v)
 {
     switch (t->own) {
+    case EXT_PMPCSCTL: pcs_pmu_write(pe, PCS_PMPCSCTL, v); break;
     case EXT_PMLAR:
         if (pe->cfg.ext_software_lock)
             pe->st.pmu.locked = (v & UINT32_MAX) != PMLAR_KEY;
@@ -333,11 +364,18 @@ static pmt_ext_status begin(pmt_pe *pe, uint32_t off, unsigned size, pmt_securit
             return PMT_EXT_ERROR;
     }
     /* MDCR_EL3.EPMAD: external PMU access disabled except for a Most secure access. The
-     * identification registers stay readable. */
+     * identification registers stay readable. The PC sample registers and PMPCSCTL do not
+     * depend on it (their accessibility in I5.3): the Core power domain, the OS Double Lock
+     * and the OS Lock (with PMCCR.OSLO) decide. */
     bool id_reg = t->own >= EXT_PMLSR;
-    if (!snapshot_reg(t->reg.id) && pe->cfg.have_el3 && PMT_GET(MDCR_EL3, EPMAD, pe->st.mdcr_el3) &&
-        !most_secure(pe, from) && !id_reg)
+    bool pcs_reg = t->own == EXT_PCS || t->own == EXT_PMPCSCTL;
+    if (pcs_reg) {
+        if (pcs_pmu_access_error(pe, most_secure(pe, from)))
+            return PMT_EXT_ERROR;
+    } else if (!snapshot_reg(t->reg.id) && pe->cfg.have_el3 &&
+               PMT_GET(MDCR_EL3, EPMAD, pe->st.mdcr_el3) && !most_secure(pe, from) && !id_reg) {
         return PMT_EXT_ERROR;
+    }
     pe->accessor = most_secure(pe, from) ? PE_EXTERNAL_MOST_SECURE : PE_EXTERNAL;
     return PMT_EXT_OK;
 }
@@ -350,15 +388,17 @@ static uint64_t half_of(uint64_t v, const struct ext_target *t, unsigned size)
 pmt_ext_status pmt_pmu_ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pmt_security from,
                                 bool memory_mapped, uint64_t *value)
 {
-    (void)memory_mapped; /* the software lock only blocks writes */
     if (!pe || !value)
         return PMT_EXT_ERROR;
+    *value = 0; /* the UNKNOWN value of a refused read */
     struct ext_target t;
     pmt_ext_status st = begin(pe, offset, size, from, &t);
     if (st != PMT_EXT_OK)
         return st;
     uint64_t v = 0;
-    if (t.reg.id == PMT_REG_NONE)
+    if (t.own == EXT_PCS) /* a read of PMPCSR[31:0] or all of PMPCSR samples (Read_PMPCSR) */
+        v = pcs_pmu_read(pe, (enum pcs_pmu_reg)t.index, size == 8 || t.half == 0, memory_mapped);
+    else if (t.reg.id == PMT_REG_NONE)
         v = own_read(pe, &t);
     else if (pe_reg_read(pe, t.reg, &v) != PMT_ACCESS_OK)
         st = t.reg.id == PMT_REG_PMSWINC_EL0 || t.reg.id == PMT_REG_PMZR_EL0 ? PMT_EXT_OK

@@ -64,6 +64,8 @@ static void capture(pmt_pe *pe)
     r->svr[PMT_CYCLE_COUNTER_ID] = r->cnt[PMT_CYCLE_COUNTER_ID];
     if (pe->cfg.feat_icntr)
         r->svr[PMT_INSTRUCTION_COUNTER_ID] = r->cnt[PMT_INSTRUCTION_COUNTER_ID];
+    /* With FEAT_PCSRv8p9 and PMPCSCTL.SS: a PC sample, before {NC, SS} are set (D13.9). */
+    pcs_capture_on_snapshot(pe);
     /* RLBQZR: a BRBE freeze event when BRBCR_ELx.FZPSS say so (the BRBE decides). */
     if (pe->cfg.feat_brbe && pe->cb.brbe_capture_freeze)
         pe->cb.brbe_capture_freeze(pe->cb.user);
