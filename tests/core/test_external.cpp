@@ -377,3 +377,100 @@ TEST_F(External64, PmcgcrNeedsTheInstructionCounter)
 }
 
 } // namespace
+
+// The PMU snapshot registers in the frame (I5.3.5, I5.3.29, I5.3.34, I5.3.54): PMEVCNTSVR<n> at
+// 0x600 + 8n, PMCCNTSVR at 0x6F8, PMICNTSVR at 0x700, PMSSCR at 0xE30; read-only but PMSSCR.
+class ExternalSnapshot : public External
+{
+  protected:
+    void SetUp() override
+    {
+        cfg.feat_ss = true;
+        use_icntr();
+        cfg.ext_layout = PMT_EXT64;
+        make();
+        // Capture events allowed by EL3; EPMSSAD = 0b11: every external access allowed.
+        wr_high(PMT_REG_MDCR_EL3, PMT_PUT(MDCR_EL3, PMSSE, 3) | PMT_PUT(MDCR_EL3, EPMSSAD, 3) |
+                                      PMT_MASK(MDCR_EL3, EnPM2) | PMT_MASK(MDCR_EL3, EnPMSS));
+        program(2, PMT_EV_INST_RETIRED, 0x1234);
+        cycle_counter(0x5678);
+        instruction_counter(0x9ABC);
+        pmcr(PMT_MASK(PMCR, E));
+    }
+    void set_pe_state(bool os_lock, bool double_lock, bool powered_down)
+    {
+        pmt_pe_state s = pmt_pe_get_state(pe);
+        s.os_lock = os_lock;
+        s.double_lock = double_lock;
+        s.powered_down = powered_down;
+        ASSERT_EQ(pmt_pe_set_state(pe, &s), PMT_OK);
+    }
+};
+
+// An external write of PMSSCR.SS = 1 is a Capture event (RSCLCQ); the saved values are then in
+// the frame, 64-bit and as 32-bit halves.
+TEST_F(ExternalSnapshot, RSCLCQ_ExternalPmsscrWriteCaptures)
+{
+    EXPECT_EQ(ext_rd(0xE30, 8), PMT_MASK(PMSSCR, NC)); // no capture yet
+    ext_wr(0xE30, 1, 8);
+    EXPECT_EQ(ext_rd(0xE30, 8), 0u); // {NC, SS} = {0, 0}
+    EXPECT_EQ(ext_rd(0x600 + 8 * 2, 8), 0x1234u);
+    EXPECT_EQ(ext_rd(0x6F8, 8), 0x5678u);
+    EXPECT_EQ(ext_rd(0x700, 8), 0x9ABCu);
+    EXPECT_EQ(ext_rd(0x6F8, 4), 0x5678u);
+    EXPECT_EQ(ext_rd(0x6FC, 4), 0u);
+}
+
+// The saved-value registers are read-only in the frame: a write changes nothing.
+TEST_F(ExternalSnapshot, SavedValueRegistersAreReadOnly)
+{
+    ext_wr(0xE30, 1, 8);
+    ext_wr(0x6F8, 0xFFFF, 8);
+    EXPECT_EQ(ext_rd(0x6F8, 8), 0x5678u);
+}
+
+// IKGJMV: the OS Lock does not affect the snapshot registers; the OS Double Lock and a powered
+// down core give an error response (I5.3.5 "Accessing").
+TEST_F(ExternalSnapshot, IKGJMV_OsLockDoesNotApplyDoubleLockAndPowerDo)
+{
+    ext_wr(0xE30, 1, 8);
+    set_pe_state(true, false, false);
+    EXPECT_EQ(ext_rd(0x6F8, 8), 0x5678u);
+    uint64_t v;
+    set_pe_state(false, true, false);
+    EXPECT_EQ(pmt_pmu_ext_read(pe, 0x6F8, 8, PMT_SS_SECURE, true, &v), PMT_EXT_ERROR);
+    set_pe_state(false, false, true);
+    EXPECT_EQ(pmt_pmu_ext_read(pe, 0xE30, 8, PMT_SS_SECURE, true, &v), PMT_EXT_ERROR);
+}
+
+// AllowExternalPMSSAccess: MDCR_EL3.EPMSSAD = 0b00 lets only Secure accesses through (no RME);
+// MDCR_EL3.EPMAD does not apply to the snapshot registers.
+TEST_F(ExternalSnapshot, EpmssadDecidesNotEpmad)
+{
+    uint64_t v;
+    wr_high(PMT_REG_MDCR_EL3, PMT_PUT(MDCR_EL3, PMSSE, 3) | PMT_MASK(MDCR_EL3, EPMAD) |
+                                  PMT_PUT(MDCR_EL3, EPMSSAD, 3) | PMT_MASK(MDCR_EL3, EnPMSS));
+    EXPECT_EQ(pmt_pmu_ext_read(pe, 0x6F8, 8, PMT_SS_NONSECURE, true, &v), PMT_EXT_OK);
+    EXPECT_EQ(pmt_pmu_ext_read(pe, 0x0F8, 8, PMT_SS_NONSECURE, true, &v), PMT_EXT_ERROR);
+    wr_high(PMT_REG_MDCR_EL3, PMT_PUT(MDCR_EL3, PMSSE, 3) | PMT_MASK(MDCR_EL3, EnPMSS));
+    EXPECT_EQ(pmt_pmu_ext_read(pe, 0x6F8, 8, PMT_SS_NONSECURE, true, &v), PMT_EXT_ERROR);
+    EXPECT_EQ(pmt_pmu_ext_read(pe, 0x6F8, 8, PMT_SS_SECURE, true, &v), PMT_EXT_OK);
+}
+
+// Without FEAT_PMUv3_SS the offsets are holes.
+TEST_F(External, SnapshotOffsetsAreHolesWithoutFeatSs)
+{
+    make();
+    uint64_t v;
+    EXPECT_EQ(pmt_pmu_ext_read(pe, 0x6F8, 4, PMT_SS_SECURE, true, &v), PMT_EXT_NO_REGISTER);
+    EXPECT_EQ(pmt_pmu_ext_read(pe, 0xE30, 4, PMT_SS_SECURE, true, &v), PMT_EXT_NO_REGISTER);
+}
+
+// PMDEVID (I5.3.26): PMSS [7:4] = 1 with FEAT_PMUv3_SS, EXTPMN [11:8] = 1 with EXTPMN.
+TEST_F(External, PmdevidReportsSnapshotsAndExtpmn)
+{
+    cfg.feat_ss = true;
+    cfg.feat_extpmn = true;
+    make();
+    EXPECT_EQ(ext_rd(0xFC8) & 0xFF0, 0x110u);
+}
