@@ -1,5 +1,5 @@
 /*
- * pmt_pe.h - the model of one Arm PE's Performance Monitors (and, later, Trace Buffer Unit).
+ * pmt_pe.h - the model of one Arm PE's Performance Monitors and Trace Buffer Unit.
  *
  * One pmt_pe object per PE. It holds all architectural state; it has no time, no threads, no
  * I/O and allocates nothing after pmt_pe_create. Every call takes the object. Outputs (PMUIRQ,
@@ -9,6 +9,7 @@
 #define PMTRACE_PMT_PE_H
 
 #include "pmt_regs.h"
+#include "pmt_trbe.h"
 #include "pmt_types.h"
 
 #ifdef __cplusplus
@@ -85,6 +86,9 @@ typedef struct pmt_pe_config {
     uint8_t revision;          /* PMPIDR2.REVISION; default 0 */
     bool chain_across_ranges;  /* Unpredictable_COUNT_CHAIN: does an even counter in one range
                                   chain into an odd counter in the next? default false */
+
+    /* The Trace Buffer Unit (pmt_trbe.h); trbe.feat_trbe is false by default. */
+    pmt_trbe_config trbe;
 } pmt_pe_config;
 
 /* A config with every field at its documented default: 6 counters, PMUv3p7, EL2 and EL3. */

@@ -6,6 +6,7 @@
 #include "pmt_pe.h"
 #include "pmt_pmu.h"
 #include "pmt_regs.h"
+#include "pmt_trbe.h"
 #include "pmt_types.h"
 
 #endif
