@@ -24,15 +24,15 @@ typedef struct pmt_pe pmt_pe;
 
 /* How the PE handles an External abort on a write to the trace buffer (RGQWBF, D6.5.5). */
 typedef enum pmt_trbe_ext_abort {
-    PMT_TRBE_EA_IGNORE = 0,       /* D6.5.5.1: ignored, TRBSR unchanged (TRBIDR_EL1.EA = 0b0001) */
-    PMT_TRBE_EA_SERROR = 1,       /* D6.5.5.2: an SError exception (TRBIDR_EL1.EA = 0b0010) */
-    PMT_TRBE_EA_REPORT_SYNC = 2,  /* D6.5.5.4, not from Armv9.3 nor with FEAT_TRBE_EXC: reported
-                                     to the Trace Buffer Unit and handled synchronously:
-                                     TRBPTR_EL1 is the faulting address (TRBIDR_EL1.EA = 0) */
-    PMT_TRBE_EA_REPORT_ASYNC = 3  /* the same, handled asynchronously: the event is raised when
-                                     the pmt_trbe_trace call that met the abort has written the rest
-                                     of its data, with FSC 0b010001, and TRBPTR_EL1 is not the
-                                     faulting address; pmt_trbe_external_abort() reports one too */
+    PMT_TRBE_EA_IGNORE = 0,      /* D6.5.5.1: ignored, TRBSR unchanged (TRBIDR_EL1.EA = 0b0001) */
+    PMT_TRBE_EA_SERROR = 1,      /* D6.5.5.2: an SError exception (TRBIDR_EL1.EA = 0b0010) */
+    PMT_TRBE_EA_REPORT_SYNC = 2, /* D6.5.5.4, not from Armv9.3 nor with FEAT_TRBE_EXC: reported
+                                    to the Trace Buffer Unit and handled synchronously:
+                                    TRBPTR_EL1 is the faulting address (TRBIDR_EL1.EA = 0) */
+    PMT_TRBE_EA_REPORT_ASYNC = 3 /* the same, handled asynchronously: the event is raised when
+                                    the pmt_trbe_trace call that met the abort has written the rest
+                                    of its data, with FSC 0b010001, and TRBPTR_EL1 is not the
+                                    faulting address; pmt_trbe_external_abort() reports one too */
 } pmt_trbe_ext_abort;
 
 /* Configuration (in pmt_pe_config.trbe). Every IMPLEMENTATION DEFINED choice of D6 is one field;
@@ -52,25 +52,25 @@ typedef struct pmt_trbe_config {
     unsigned pa_bits;   /* PAMax, 32..56: with the Effective nVM = 1 a pointer with a bit set in
                            [OAMax:PAMax] (or above OAMax) takes a stage 1 Address Size fault
                            (RMXRFD, RBRRRK); default 48 */
-    pmt_trbe_ext_abort ext_abort;   /* RGQWBF; default PMT_TRBE_EA_SERROR */
-    bool walk_abort_as_fault;       /* "Report TRBE ExtAbort on TTW as fault": an External abort
-                                       on a translation table walk or update is a synchronous MMU
-                                       fault (D6.5.5.3); otherwise it follows ext_abort; default
-                                       true */
-    bool walk_abort_sets_ea;        /* RFSPBK: such a fault also sets TRBSR_ELx.EA; default false */
-    bool trb_trig_countable;        /* TRB_TRIG can be counted by the PMU (D14.3, PMCEID0_EL0[46]);
-                                       default true */
+    pmt_trbe_ext_abort ext_abort; /* RGQWBF; default PMT_TRBE_EA_SERROR */
+    bool walk_abort_as_fault;     /* "Report TRBE ExtAbort on TTW as fault": an External abort
+                                     on a translation table walk or update is a synchronous MMU
+                                     fault (D6.5.5.3); otherwise it follows ext_abort; default
+                                     true */
+    bool walk_abort_sets_ea;      /* RFSPBK: such a fault also sets TRBSR_ELx.EA; default false */
+    bool trb_trig_countable;      /* TRB_TRIG can be counted by the PMU (D14.3, PMCEID0_EL0[46]);
+                                     default true */
     bool ignore_writes_while_enabled; /* RDJMDD: direct and external writes to TRBPTR, TRBBASER,
-                                         TRBLIMITR (other than one clearing E/XE), TRBTRG, TRBSR_ELx,
-                                         TRBMAR while enabled are ignored; default false (they
-                                         take effect); either way one log line names RDJMDD */
-    bool flush_pad;     /* a flush (TSB CSYNC, ManStop, trigger) completes a partly filled
-                           alignment unit with pad_byte, so TRBPTR_EL1 stays aligned; default false
-                           (the bytes are written as they are and TRBPTR_EL1 may be misaligned, a
-                           valid restart value, RHXZZM) */
-    uint8_t pad_byte;   /* default 0x70, the ETE Ignore packet */
-    bool impdef_events; /* IMPLEMENTATION DEFINED management events exist (RCHNSL): the platform
-                           raises them with pmt_trbe_impdef_event(); default false */
+                                         TRBLIMITR (other than one clearing E/XE), TRBTRG,
+                                         TRBSR_ELx, TRBMAR while enabled are ignored; default false
+                                         (they take effect); either way one log line names RDJMDD */
+    bool flush_pad;       /* a flush (TSB CSYNC, ManStop, trigger) completes a partly filled
+                             alignment unit with pad_byte, so TRBPTR_EL1 stays aligned; default false
+                             (the bytes are written as they are and TRBPTR_EL1 may be misaligned, a
+                             valid restart value, RHXZZM) */
+    uint8_t pad_byte;     /* default 0x70, the ETE Ignore packet */
+    bool impdef_events;   /* IMPLEMENTATION DEFINED management events exist (RCHNSL): the platform
+                             raises them with pmt_trbe_impdef_event(); default false */
     uint16_t part_number; /* TRBPIDR0/1 part number of the external frame; default 0 */
     uint8_t revision;     /* TRBPIDR2.REVISION; default 0 */
 } pmt_trbe_config;
@@ -79,22 +79,22 @@ typedef struct pmt_trbe_config {
  * TRBPTR_EL1 are generated by the model itself. */
 typedef enum pmt_trbe_fault_kind {
     PMT_TRBE_FAULT_NONE = 0,
-    PMT_TRBE_FAULT_ADDRESS_SIZE,        /* levels -2..3 */
-    PMT_TRBE_FAULT_TRANSLATION,         /* levels -2..3 */
-    PMT_TRBE_FAULT_ACCESS_FLAG,         /* levels 0..3 */
-    PMT_TRBE_FAULT_PERMISSION,          /* levels 0..3; toplevel, assuredonly, overlay, dirtybit */
-    PMT_TRBE_FAULT_ALIGNMENT,           /* memory-type Alignment fault (RRZTDD, RXRQTN) */
-    PMT_TRBE_FAULT_TLB_CONFLICT,        /* IMPLEMENTATION DEFINED */
-    PMT_TRBE_FAULT_UNSUPPORTED_ATOMIC,  /* unsupported atomic hardware update */
-    PMT_TRBE_FAULT_EXTERNAL_WALK,       /* synchronous External abort on a translation table walk
-                                           or update, levels -2..3: a fault or an External abort
-                                           by walk_abort_as_fault */
-    PMT_TRBE_FAULT_GPF,                 /* Granule Protection Fault, not on a walk (stage 1) */
-    PMT_TRBE_FAULT_GPF_WALK,            /* GPF on a translation table walk or update, levels -2..3,
-                                           stage 1 or 2 */
-    PMT_TRBE_FAULT_GPC                  /* Granule Protection Check fault other than a GPF: GPT
-                                           address size, GPT walk fault, External abort on a GPT
-                                           fetch (TRBSR_ELx.EC 0x1E) */
+    PMT_TRBE_FAULT_ADDRESS_SIZE,       /* levels -2..3 */
+    PMT_TRBE_FAULT_TRANSLATION,        /* levels -2..3 */
+    PMT_TRBE_FAULT_ACCESS_FLAG,        /* levels 0..3 */
+    PMT_TRBE_FAULT_PERMISSION,         /* levels 0..3; toplevel, assuredonly, overlay, dirtybit */
+    PMT_TRBE_FAULT_ALIGNMENT,          /* memory-type Alignment fault (RRZTDD, RXRQTN) */
+    PMT_TRBE_FAULT_TLB_CONFLICT,       /* IMPLEMENTATION DEFINED */
+    PMT_TRBE_FAULT_UNSUPPORTED_ATOMIC, /* unsupported atomic hardware update */
+    PMT_TRBE_FAULT_EXTERNAL_WALK,      /* synchronous External abort on a translation table walk
+                                          or update, levels -2..3: a fault or an External abort
+                                          by walk_abort_as_fault */
+    PMT_TRBE_FAULT_GPF,                /* Granule Protection Fault, not on a walk (stage 1) */
+    PMT_TRBE_FAULT_GPF_WALK,           /* GPF on a translation table walk or update, levels -2..3,
+                                          stage 1 or 2 */
+    PMT_TRBE_FAULT_GPC                 /* Granule Protection Check fault other than a GPF: GPT
+                                          address size, GPT walk fault, External abort on a GPT
+                                          fetch (TRBSR_ELx.EC 0x1E) */
 } pmt_trbe_fault_kind;
 
 typedef struct pmt_trbe_fault {
@@ -107,17 +107,17 @@ typedef struct pmt_trbe_fault {
 
 /* The owning translation regime of a write (D6.3.5, Table D6-2). */
 typedef struct pmt_trbe_regime {
-    pmt_security ss;  /* owning Security state; in External mode the Security state of
-                         TRBMAR_EL1.PAS */
-    uint8_t el;       /* owning Exception level: 1 (EL1&0) or 2 (EL2, or EL2&0 with e2h);
-                         0 in External mode */
-    bool e2h;         /* owning EL2 with HCR_EL2.E2H = 1: the EL2&0 regime */
-    bool nvm;         /* Effective TRBLIMITR_EL1.nVM: the address is an IPA (EL1&0 with stage 2)
-                         or a PA; stage 1 is disabled and TRBMAR_EL1 gives the attributes */
-    bool external;    /* External mode: the address is a PA in the PAS `ss`; only Granule
-                         Protection Checks apply */
+    pmt_security ss;   /* owning Security state; in External mode the Security state of
+                          TRBMAR_EL1.PAS */
+    uint8_t el;        /* owning Exception level: 1 (EL1&0) or 2 (EL2, or EL2&0 with e2h);
+                          0 in External mode */
+    bool e2h;          /* owning EL2 with HCR_EL2.E2H = 1: the EL2&0 regime */
+    bool nvm;          /* Effective TRBLIMITR_EL1.nVM: the address is an IPA (EL1&0 with stage 2)
+                          or a PA; stage 1 is disabled and TRBMAR_EL1 gives the attributes */
+    bool external;     /* External mode: the address is a PA in the PAS `ss`; only Granule
+                          Protection Checks apply */
     bool flag_updates; /* TRBIDR_EL1.F: manage the Access flag and dirty state (RFBKCC) */
-    uint64_t trbmar;  /* TRBMAR_EL1 (attributes when nvm or external) */
+    uint64_t trbmar;   /* TRBMAR_EL1 (attributes when nvm or external) */
 } pmt_trbe_regime;
 
 /* What translate returns. The model fills pa with the identity and pas with regime->ss before
@@ -161,8 +161,8 @@ typedef struct pmt_trbe_callbacks {
      * the identity. write: n bytes at pa; NULL drops the bytes. */
     void (*translate)(void *user, uint64_t va, const pmt_trbe_regime *regime,
                       pmt_trbe_translation *out);
-    pmt_trbe_write_result (*write)(void *user, uint64_t pa, pmt_security pas,
-                                   const uint8_t *bytes, size_t n, size_t *done);
+    pmt_trbe_write_result (*write)(void *user, uint64_t pa, pmt_security pas, const uint8_t *bytes,
+                                   size_t n, size_t *done);
 } pmt_trbe_callbacks;
 
 /* Sets the TRBE outputs and memory port (copied). NULL clears them. */
@@ -198,14 +198,14 @@ pmt_status pmt_trbe_impdef_event(pmt_pe *pe, uint16_t mss, uint32_t mss2);
 
 /* The state the model derives (for a CPU model, a trace unit and tests). */
 typedef struct pmt_trbe_status {
-    bool enabled;      /* TraceBufferEnabled() */
-    bool running;      /* TraceBufferRunning() */
-    bool self_hosted;  /* Self-hosted mode (else External mode) */
+    bool enabled;          /* TraceBufferEnabled() */
+    bool running;          /* TraceBufferRunning() */
+    bool self_hosted;      /* Self-hosted mode (else External mode) */
     pmt_trbe_regime owner; /* owning translation regime (meaningful when enabled) */
-    size_t buffered;   /* bytes accepted but not yet written (TRBSR_EL1.DAT) */
-    bool flush_pending; /* a trace unit flush requested by the model has not completed */
-    uint64_t headroom; /* bytes the Trace Buffer Unit can accept before anything visible happens
-                          (a wrap, a Trigger Event); UINT64_MAX when trace is discarded */
+    size_t buffered;       /* bytes accepted but not yet written (TRBSR_EL1.DAT) */
+    bool flush_pending;    /* a trace unit flush requested by the model has not completed */
+    uint64_t headroom;     /* bytes the Trace Buffer Unit can accept before anything visible happens
+                              (a wrap, a Trigger Event); UINT64_MAX when trace is discarded */
 } pmt_trbe_status;
 
 pmt_status pmt_trbe_get_status(const pmt_pe *pe, pmt_trbe_status *status);
@@ -235,27 +235,27 @@ pmt_ext_status pmt_trbe_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pm
                                   uint64_t value);
 
 /* TRBSR_ELx.EC values (D24.4.7). */
-#define PMT_TRBSR_EC_OTHER 0x00u
-#define PMT_TRBSR_EC_GPC 0x1Eu
-#define PMT_TRBSR_EC_IMPDEF 0x1Fu
+#define PMT_TRBSR_EC_OTHER        0x00u
+#define PMT_TRBSR_EC_GPC          0x1Eu
+#define PMT_TRBSR_EC_IMPDEF       0x1Fu
 #define PMT_TRBSR_EC_STAGE1_ABORT 0x24u
 #define PMT_TRBSR_EC_STAGE2_ABORT 0x25u
 /* TRBSR_ELx.MSS.BSC values for EC 0 (D24.4.7). */
 #define PMT_TRBSR_BSC_NOT_STOPPED 0x00u /* also "access not allowed" */
-#define PMT_TRBSR_BSC_FULL 0x01u
-#define PMT_TRBSR_BSC_TRIGGER 0x02u
+#define PMT_TRBSR_BSC_FULL        0x01u
+#define PMT_TRBSR_BSC_TRIGGER     0x02u
 #define PMT_TRBSR_BSC_MANUAL_STOP 0x03u
 /* TRBLIMITR_EL1.FM and .TM values. */
-#define PMT_TRBLIMITR_FM_FILL 0u
-#define PMT_TRBLIMITR_FM_WRAP 1u
+#define PMT_TRBLIMITR_FM_FILL     0u
+#define PMT_TRBLIMITR_FM_WRAP     1u
 #define PMT_TRBLIMITR_FM_CIRCULAR 3u
-#define PMT_TRBLIMITR_TM_STOP 0u
-#define PMT_TRBLIMITR_TM_IRQ 1u
-#define PMT_TRBLIMITR_TM_IGNORE 3u
+#define PMT_TRBLIMITR_TM_STOP     0u
+#define PMT_TRBLIMITR_TM_IRQ      1u
+#define PMT_TRBLIMITR_TM_IGNORE   3u
 /* CTI input triggers (Table H5-2). */
-#define PMT_CTI_TRBE_STOPPED 8u
-#define PMT_CTI_TRBE_MANAGEMENT 9u
-#define PMT_CTI_TRBE_WRAP 10u
+#define PMT_CTI_TRBE_STOPPED      8u
+#define PMT_CTI_TRBE_MANAGEMENT   9u
+#define PMT_CTI_TRBE_WRAP         10u
 
 #ifdef __cplusplus
 }

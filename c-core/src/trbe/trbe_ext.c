@@ -8,7 +8,7 @@
 
 enum ext_kind {
     EXT_RESERVED,
-    EXT_REG,       /* a register shared with the System register view */
+    EXT_REG, /* a register shared with the System register view */
     EXT_TRBCR,
     EXT_ITCTRL,
     EXT_DEVAFF,
@@ -16,10 +16,10 @@ enum ext_kind {
     EXT_LSR,
     EXT_AUTHSTATUS,
     EXT_DEVARCH,
-    EXT_DEVID,     /* TRBDEVID, TRBDEVID1, TRBDEVID2: RES0 */
+    EXT_DEVID, /* TRBDEVID, TRBDEVID1, TRBDEVID2: RES0 */
     EXT_DEVTYPE,
-    EXT_PIDR,      /* index 0..7 */
-    EXT_CIDR       /* index 0..3 */
+    EXT_PIDR, /* index 0..7 */
+    EXT_CIDR  /* index 0..3 */
 };
 
 struct ext_target {
@@ -32,10 +32,9 @@ struct ext_target {
 static struct ext_target decode(uint32_t off)
 {
     struct ext_target t = {EXT_RESERVED, PMT_REG_NONE, 0, false};
-    static const pmt_reg_id regs[7] = {PMT_REG_TRBBASER_EL1, PMT_REG_TRBPTR_EL1,
-                                       PMT_REG_TRBLIMITR_EL1, PMT_REG_TRBSR_EL1,
-                                       PMT_REG_TRBTRG_EL1,    PMT_REG_TRBMAR_EL1,
-                                       PMT_REG_TRBIDR_EL1};
+    static const pmt_reg_id regs[7] = {
+        PMT_REG_TRBBASER_EL1, PMT_REG_TRBPTR_EL1, PMT_REG_TRBLIMITR_EL1, PMT_REG_TRBSR_EL1,
+        PMT_REG_TRBTRG_EL1,   PMT_REG_TRBMAR_EL1, PMT_REG_TRBIDR_EL1};
     uint32_t base = off & ~7u;
     if (base < 0x038) {
         t.kind = EXT_REG;
@@ -228,7 +227,8 @@ pmt_ext_status pmt_trbe_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pm
     case EXT_ITCTRL:
         if (trbe_write_locked(pe)) {
             bool ignore = pe->cfg.trbe.ignore_writes_while_enabled;
-            pe_log(pe, "TRBE: TRBITCTRL written while the Trace Buffer Unit is enabled (RDJMDD): %s",
+            pe_log(pe,
+                   "TRBE: TRBITCTRL written while the Trace Buffer Unit is enabled (RDJMDD): %s",
                    ignore ? "ignored" : "takes effect");
             if (ignore)
                 break;

@@ -10,21 +10,21 @@
 
 #include <string.h>
 
-#define MDCR2(f)   PMT_GET(MDCR_EL2, f, pe->st.mdcr_el2)
-#define MDCR3(f)   PMT_GET(MDCR_EL3, f, pe->st.mdcr_el3)
-#define LIMITR(f)  PMT_GET(TRBLIMITR, f, pe->st.trbe.limitr)
-#define SR(el, f)  PMT_GET(TRBSR, f, pe->st.trbe.sr[el])
-#define TRFCR1(f)  PMT_GET(TRFCR_EL1, f, pe->st.trbe.trfcr_el1)
-#define TRFCR2(f)  PMT_GET(TRFCR_EL2, f, pe->st.trbe.trfcr_el2)
+#define MDCR2(f)  PMT_GET(MDCR_EL2, f, pe->st.mdcr_el2)
+#define MDCR3(f)  PMT_GET(MDCR_EL3, f, pe->st.mdcr_el3)
+#define LIMITR(f) PMT_GET(TRBLIMITR, f, pe->st.trbe.limitr)
+#define SR(el, f) PMT_GET(TRBSR, f, pe->st.trbe.sr[el])
+#define TRFCR1(f) PMT_GET(TRFCR_EL1, f, pe->st.trbe.trfcr_el1)
+#define TRFCR2(f) PMT_GET(TRFCR_EL2, f, pe->st.trbe.trfcr_el2)
 
 /* Reasons for a trace unit flush the Trace Buffer Unit requested. */
 #define TRBE_FLUSH_TRIGGER 1u /* a Trigger Event in Stop on trigger or IRQ on trigger mode */
 #define TRBE_FLUSH_MANSTOP 2u /* a write of 1 to TRBCR.ManStop */
 
 /* The bits of TRBSR_ELx.MSS.FSC the pseudocode's EncodeLDFSC gives. */
-#define TRBE_FSC_SYNC_EXTERNAL 0x10u
+#define TRBE_FSC_SYNC_EXTERNAL  0x10u
 #define TRBE_FSC_ASYNC_EXTERNAL 0x11u
-#define TRBE_FSC_ALIGNMENT 0x21u
+#define TRBE_FSC_ALIGNMENT      0x21u
 
 static inline uint64_t trbe_base(const pmt_pe *pe)
 {
@@ -40,20 +40,20 @@ static inline uint64_t trbe_unit(const pmt_pe *pe)
 }
 
 /* trbe_rules.c: the pseudocode of J1.3 and D6. */
-bool trbe_self_hosted(const pmt_pe *pe);                         /* SelfHostedTraceEnabled */
-bool trbe_scr_ns(const pmt_pe *pe);                              /* EffectiveSCR_EL3_NS */
-bool trbe_secure_el2(const pmt_pe *pe);                          /* IsSecureEL2Enabled */
+bool trbe_self_hosted(const pmt_pe *pe);                           /* SelfHostedTraceEnabled */
+bool trbe_scr_ns(const pmt_pe *pe);                                /* EffectiveSCR_EL3_NS */
+bool trbe_secure_el2(const pmt_pe *pe);                            /* IsSecureEL2Enabled */
 void trbe_owner(const pmt_pe *pe, pmt_security *ss, unsigned *el); /* TraceBufferOwner */
-bool trbe_enabled(const pmt_pe *pe);                             /* TraceBufferEnabled */
-bool trbe_running(const pmt_pe *pe);                             /* TraceBufferRunning */
-unsigned trbe_effective_ee2(const pmt_pe *pe);                   /* EffectiveTRFCR_EL2_EE */
-unsigned trbe_effective_ee1(const pmt_pe *pe);                   /* EffectiveTRFCR_EL1_EE */
-bool trbe_effective_nvm(const pmt_pe *pe);                       /* EffectiveTRBLIMITR_EL1_nVM */
-bool trbe_nstb_trap(const pmt_pe *pe);                           /* CheckMDCR_EL3_NSTBTrap */
+bool trbe_enabled(const pmt_pe *pe);                               /* TraceBufferEnabled */
+bool trbe_running(const pmt_pe *pe);                               /* TraceBufferRunning */
+unsigned trbe_effective_ee2(const pmt_pe *pe);                     /* EffectiveTRFCR_EL2_EE */
+unsigned trbe_effective_ee1(const pmt_pe *pe);                     /* EffectiveTRFCR_EL1_EE */
+bool trbe_effective_nvm(const pmt_pe *pe);                         /* EffectiveTRBLIMITR_EL1_nVM */
+bool trbe_nstb_trap(const pmt_pe *pe);                             /* CheckMDCR_EL3_NSTBTrap */
 unsigned trbe_report_el(const pmt_pe *pe, unsigned ec, unsigned fsc); /* ReportTRBEEvent */
-unsigned trbe_default_el(const pmt_pe *pe);                      /* DefaultTRBEEvent */
-bool trbe_irq_enabled(const pmt_pe *pe);                         /* TRBEInterruptEnabled */
-bool trbe_el_in_host(const pmt_pe *pe);                          /* ELIsInHost(EL2) */
+unsigned trbe_default_el(const pmt_pe *pe);                           /* DefaultTRBEEvent */
+bool trbe_irq_enabled(const pmt_pe *pe);                              /* TRBEInterruptEnabled */
+bool trbe_el_in_host(const pmt_pe *pe);                               /* ELIsInHost(EL2) */
 unsigned trbe_fm(const pmt_pe *pe); /* TRBLIMITR_EL1.FM as it behaves (reserved values mapped) */
 unsigned trbe_tm(const pmt_pe *pe); /* TRBLIMITR_EL1.TM as it behaves */
 uint64_t trbe_trbidr(const pmt_pe *pe, bool external);
@@ -74,8 +74,8 @@ void trbe_other_event(pmt_pe *pe, unsigned bsc);
 /* DebugWriteFault (RFSPBK): the syndrome of a fault on a write at va. */
 void trbe_report_fault(pmt_pe *pe, uint64_t va, const pmt_trbe_fault *fault);
 /* DebugWriteExternalAbort when reported to the Trace Buffer Unit (D6.5.5.4). */
-void trbe_report_external_abort(pmt_pe *pe, bool async, unsigned stage, unsigned fsc,
-                                 bool set_ptr, uint64_t va);
+void trbe_report_external_abort(pmt_pe *pe, bool async, unsigned stage, unsigned fsc, bool set_ptr,
+                                uint64_t va);
 void trbe_trigger_event(pmt_pe *pe); /* a Trigger Event (RXRRWP, RLMQHK, RMWWHM) */
 void trbe_request_flush(pmt_pe *pe, unsigned reason);
 void trbe_wrap(pmt_pe *pe); /* the current write pointer wrapped to the Base pointer */

@@ -71,17 +71,14 @@ static unsigned encode_fsc(const pmt_trbe_fault *f)
     int level = f->level;
     unsigned l = (unsigned)(level < 0 ? 0 : level) & 3u;
     switch (f->kind) {
-    case PMT_TRBE_FAULT_ADDRESS_SIZE:
-        return level == -1 ? 0x29u : level == -2 ? 0x2Cu : 0x00u | l;
-    case PMT_TRBE_FAULT_TRANSLATION:
-        return level == -1 ? 0x2Bu : level == -2 ? 0x2Au : 0x04u | l;
+    case PMT_TRBE_FAULT_ADDRESS_SIZE: return level == -1 ? 0x29u : level == -2 ? 0x2Cu : 0x00u | l;
+    case PMT_TRBE_FAULT_TRANSLATION: return level == -1 ? 0x2Bu : level == -2 ? 0x2Au : 0x04u | l;
     case PMT_TRBE_FAULT_ACCESS_FLAG: return 0x08u | l;
     case PMT_TRBE_FAULT_PERMISSION: return 0x0Cu | l;
     case PMT_TRBE_FAULT_ALIGNMENT: return TRBE_FSC_ALIGNMENT;
     case PMT_TRBE_FAULT_TLB_CONFLICT: return 0x30u;
     case PMT_TRBE_FAULT_UNSUPPORTED_ATOMIC: return 0x31u;
-    case PMT_TRBE_FAULT_EXTERNAL_WALK:
-        return level == -1 ? 0x13u : level == -2 ? 0x12u : 0x14u | l;
+    case PMT_TRBE_FAULT_EXTERNAL_WALK: return level == -1 ? 0x13u : level == -2 ? 0x12u : 0x14u | l;
     case PMT_TRBE_FAULT_GPF_WALK: return level == -1 ? 0x23u : level == -2 ? 0x22u : 0x24u | l;
     case PMT_TRBE_FAULT_GPF: return 0x28u;
     default: return 0;
@@ -121,8 +118,8 @@ void trbe_report_fault(pmt_pe *pe, uint64_t va, const pmt_trbe_fault *f)
 /* DebugWriteExternalAbort when the abort is reported to the Trace Buffer Unit (D6.5.5.4): EA is
  * set; if S was 0, the event with EC by stage and the FSC of the abort (0b010001 when handled
  * asynchronously). Always TRBSR_EL1 (FEAT_TRBE_EXC does not allow this handling). */
-void trbe_report_external_abort(pmt_pe *pe, bool async, unsigned stage, unsigned fsc,
-                                 bool set_ptr, uint64_t va)
+void trbe_report_external_abort(pmt_pe *pe, bool async, unsigned stage, unsigned fsc, bool set_ptr,
+                                uint64_t va)
 {
     uint64_t *sr = &pe->st.trbe.sr[1];
     *sr |= PMT_MASK(TRBSR, EA);

@@ -152,8 +152,7 @@ static uint64_t trblimitr_read(const pmt_pe *pe)
 
 static uint64_t trfcr_mask(const pmt_pe *pe, unsigned which)
 {
-    uint64_t m = PMT_MASK(TRFCR_EL1, E0TRE) | PMT_MASK(TRFCR_EL1, E1TRE) |
-                 PMT_MASK(TRFCR_EL1, TS);
+    uint64_t m = PMT_MASK(TRFCR_EL1, E0TRE) | PMT_MASK(TRFCR_EL1, E1TRE) | PMT_MASK(TRFCR_EL1, TS);
     if (pe->cfg.trbe.feat_trbe_exc)
         m |= PMT_MASK(TRFCR_EL1, EE) | PMT_MASK(TRFCR_EL1, KE);
     if (which == 2) {
@@ -203,8 +202,8 @@ pmt_access trbe_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
     case PMT_REG_TRFCR_EL2:
     case PMT_REG_TRFCR_EL12:
         if ((a = trfcr_access(pe, reg.id, &which)) == PMT_ACCESS_OK)
-            *value = which == 2 ? (pe->cfg.have_el2 ? pe->st.trbe.trfcr_el2 : 0)
-                                : pe->st.trbe.trfcr_el1;
+            *value =
+                which == 2 ? (pe->cfg.have_el2 ? pe->st.trbe.trfcr_el2 : 0) : pe->st.trbe.trfcr_el1;
         return a;
     default:
         if ((a = trb_access(pe)) == PMT_ACCESS_OK)
@@ -284,8 +283,9 @@ static void write_ptr(pmt_pe *pe, uint64_t v)
     if (ignored_while_enabled(pe, "TRBPTR_EL1"))
         return;
     if (t->nbuf) {
-        pe_log(pe, "TRBE: TRBPTR_EL1 written with %u accepted trace bytes not yet written: they "
-                   "are discarded (ITRWFM)",
+        pe_log(pe,
+               "TRBE: TRBPTR_EL1 written with %u accepted trace bytes not yet written: they "
+               "are discarded (ITRWFM)",
                (unsigned)t->nbuf);
         t->nbuf = 0;
     }
@@ -347,8 +347,7 @@ pmt_access trbe_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
             t->trfcr_el1 = v & trfcr_mask(pe, 1);
             unsigned ee = (unsigned)TRFCR1(EE);
             if (ee == 1u || ee == 2u)
-                pe_log(pe,
-                       "TRBE: TRFCR_EL1.EE = %u is reserved: behaves as %s (as ee<0> = ee<1>)",
+                pe_log(pe, "TRBE: TRFCR_EL1.EE = %u is reserved: behaves as %s (as ee<0> = ee<1>)",
                        ee, ee == 1u ? "0b00" : "0b11");
         }
         break;
@@ -465,8 +464,9 @@ const char *trbe_config_error(const pmt_pe_config *c)
 {
     const pmt_trbe_config *t = &c->trbe;
     if (!t->feat_trbe)
-        return t->feat_trbe_exc || t->feat_trbe_ext ? "FEAT_TRBE_EXC and FEAT_TRBE_EXT need FEAT_TRBE"
-                                                    : NULL;
+        return t->feat_trbe_exc || t->feat_trbe_ext
+                   ? "FEAT_TRBE_EXC and FEAT_TRBE_EXT need FEAT_TRBE"
+                   : NULL;
     if (t->align > 11)
         return "trbe.align (TRBIDR_EL1.Align) must be 0..11 (1 byte to 2 KiB)";
     if ((unsigned)t->ext_abort > (unsigned)PMT_TRBE_EA_REPORT_ASYNC)

@@ -291,8 +291,8 @@ static unsigned exc_route(const pmt_pe *pe, unsigned source, bool pm, bool *mask
     case 2:
         if (!(trbe_effective_ee2(pe) & 2u) || !SR(2, IRQ))
             return 0;
-        *masked = !in_owning_ss || s->el == 3 ||
-                  (s->el == 2 && (TRFCR2(EE) != 3u || !TRFCR2(KE) || pm));
+        *masked =
+            !in_owning_ss || s->el == 3 || (s->el == 2 && (TRFCR2(EE) != 3u || !TRFCR2(KE) || pm));
         return 2;
     case 1:
         if (trbe_effective_ee1(pe) != 3u || !SR(1, IRQ))

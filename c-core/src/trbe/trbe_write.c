@@ -140,8 +140,9 @@ static int translate(pmt_pe *pe, uint64_t va, struct xlate *xl, uint64_t *pa, pm
     if (f->kind != PMT_TRBE_FAULT_NONE) {
         if ((f->stage != 1 && f->stage != 2) || f->level < -2 || f->level > 3 ||
             (unsigned)f->kind > (unsigned)PMT_TRBE_FAULT_GPC) {
-            pe_log(pe, "TRBE: translate returned a bad fault (kind %d, stage %u, level %d): "
-                       "treated as a stage 1 level 3 Translation fault",
+            pe_log(pe,
+                   "TRBE: translate returned a bad fault (kind %d, stage %u, level %d): "
+                   "treated as a stage 1 level 3 Translation fault",
                    (int)f->kind, f->stage, f->level);
             *f = (pmt_trbe_fault){PMT_TRBE_FAULT_TRANSLATION, 1, 3, false, false, false, false};
         }
@@ -192,8 +193,7 @@ static bool write_block(pmt_pe *pe, const uint8_t *src, size_t len, struct xlate
         return false;
     if (tr > 0 && pe->trbe_cb.write) {
         size_t done = len;
-        pmt_trbe_write_result r =
-            pe->trbe_cb.write(pe->trbe_cb.user, pa, pas, src, len, &done);
+        pmt_trbe_write_result r = pe->trbe_cb.write(pe->trbe_cb.user, pa, pas, src, len, &done);
         if (r != PMT_TRBE_WRITE_OK) {
             if (done > len)
                 done = len;
@@ -224,8 +224,7 @@ static void report_async_abort(pmt_pe *pe)
 static bool external_pas_allowed(const pmt_pe *pe)
 {
     unsigned pas = (unsigned)PMT_GET(TRBMAR, PAS, pe->st.trbe.mar);
-    static const pmt_security ss[4] = {PMT_SS_SECURE, PMT_SS_NONSECURE, PMT_SS_ROOT,
-                                       PMT_SS_REALM};
+    static const pmt_security ss[4] = {PMT_SS_SECURE, PMT_SS_NONSECURE, PMT_SS_ROOT, PMT_SS_REALM};
     if (pas == 0 && !pe->cfg.have_el3)
         return false;
     if (pas >= 2 && !pe->cfg.have_rme)
