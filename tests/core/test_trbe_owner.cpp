@@ -50,7 +50,8 @@ TEST_F(TrbeOwner, TableD6_2RowByRow)
     int i = 0;
     for (const Row &r : rows) {
         SCOPED_TRACE(i++);
-        wr_el3(PMT_REG_MDCR_EL3, PMT_PUT(MDCR_EL3, NSTB, r.nstb) | PMT_PUT(MDCR_EL3, NSTBE, r.nstbe));
+        wr_el3(PMT_REG_MDCR_EL3,
+               PMT_PUT(MDCR_EL3, NSTB, r.nstb) | PMT_PUT(MDCR_EL3, NSTBE, r.nstbe));
         wr_el3(PMT_REG_MDCR_EL2, PMT_PUT(MDCR_EL2, E2TB, r.e2tb) | PMT_PUT(MDCR_EL2, HPMN, 6));
         state([&](pmt_pe_state &s) {
             s.scr_eel2 = r.eel2;

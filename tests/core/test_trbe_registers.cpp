@@ -9,7 +9,11 @@ namespace
 class TrbeRegs : public TrbeTest
 {
   protected:
-    pmt_access rd_at(pmt_reg_id id) { uint64_t v; return read(id, &v); }
+    pmt_access rd_at(pmt_reg_id id)
+    {
+        uint64_t v;
+        return read(id, &v);
+    }
 };
 
 TEST_F(TrbeRegs, WithoutFeatTrbeTheRegistersAreNotTheModels)
@@ -238,10 +242,10 @@ TEST_F(TrbeRegs, El0AccessIsUndefined)
     cfg.trbe.feat_trbe_exc = true;
     make_trbe();
     go(0);
-    for (pmt_reg_id id : {PMT_REG_TRBLIMITR_EL1, PMT_REG_TRBPTR_EL1, PMT_REG_TRBBASER_EL1,
-                          PMT_REG_TRBSR_EL1, PMT_REG_TRBMAR_EL1, PMT_REG_TRBTRG_EL1,
-                          PMT_REG_TRBIDR_EL1, PMT_REG_TRBSR_EL2, PMT_REG_TRBSR_EL3,
-                          PMT_REG_TRFCR_EL1, PMT_REG_TRFCR_EL2})
+    for (pmt_reg_id id :
+         {PMT_REG_TRBLIMITR_EL1, PMT_REG_TRBPTR_EL1, PMT_REG_TRBBASER_EL1, PMT_REG_TRBSR_EL1,
+          PMT_REG_TRBMAR_EL1, PMT_REG_TRBTRG_EL1, PMT_REG_TRBIDR_EL1, PMT_REG_TRBSR_EL2,
+          PMT_REG_TRBSR_EL3, PMT_REG_TRFCR_EL1, PMT_REG_TRFCR_EL2})
         EXPECT_EQ(rd_at(id), PMT_ACCESS_UNDEFINED) << pmt_reg_name(id);
 }
 
@@ -383,8 +387,8 @@ TEST_F(TrbeRegs, TrfcrWritableFields)
 {
     make_trbe(); // no FEAT_TRBE_EXC: EE, KE, DnVM are RES0
     wr(PMT_REG_TRFCR_EL1, 0xFFFFFFFFFFFFFFFF);
-    EXPECT_EQ(rd(PMT_REG_TRFCR_EL1), PMT_MASK(TRFCR_EL1, E0TRE) | PMT_MASK(TRFCR_EL1, E1TRE) |
-                                         PMT_MASK(TRFCR_EL1, TS));
+    EXPECT_EQ(rd(PMT_REG_TRFCR_EL1),
+              PMT_MASK(TRFCR_EL1, E0TRE) | PMT_MASK(TRFCR_EL1, E1TRE) | PMT_MASK(TRFCR_EL1, TS));
     cfg.trbe.feat_trbe_exc = true;
     remake_trbe();
     wr(PMT_REG_TRFCR_EL1, 0xFFFFFFFFFFFFFFFF);
@@ -440,8 +444,8 @@ TEST_F(TrbeRegs, RegisterNamesAndFieldFormatting)
     pmt_reg_ref r = pmt_sysreg_decode(PMT_SYSREG(3, 0, 9, 11, 7));
     EXPECT_EQ(r.id, PMT_REG_TRBIDR_EL1);
     char buf[128];
-    pmt_reg_format({PMT_REG_TRBSR_EL1, 0}, PMT_MASK(TRBSR, S) | PMT_PUT(TRBSR, EC, 0x24) | 0x7,
-                   buf, sizeof buf);
+    pmt_reg_format({PMT_REG_TRBSR_EL1, 0}, PMT_MASK(TRBSR, S) | PMT_PUT(TRBSR, EC, 0x24) | 0x7, buf,
+                   sizeof buf);
     EXPECT_STREQ(buf, "TRBSR_EL1 = 0x90020007 {MSS=7, S=1, EC=0x24}");
 }
 

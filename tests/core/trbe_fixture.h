@@ -55,10 +55,7 @@ class TrbeTest : public PeTest
     bool no_memory_port = false;     // leave translate and write NULL
 
     // Configures FEAT_TRBE with the defaults of pmt_pe_config_default (call before make_trbe).
-    void trbe_config()
-    {
-        cfg.trbe.feat_trbe = true;
-    }
+    void trbe_config() { cfg.trbe.feat_trbe = true; }
 
     pmt_trbe_callbacks trbe_callbacks()
     {
@@ -84,7 +81,9 @@ class TrbeTest : public PeTest
                 static_cast<TrbeTest *>(u)->mem_translate(va, r, out);
             };
             cb.write = [](void *u, uint64_t pa, pmt_security pas, const uint8_t *b, size_t n,
-                          size_t *done) { return static_cast<TrbeTest *>(u)->mem_write(pa, pas, b, n, done); };
+                          size_t *done) {
+                return static_cast<TrbeTest *>(u)->mem_write(pa, pas, b, n, done);
+            };
         }
         return cb;
     }
@@ -104,7 +103,7 @@ class TrbeTest : public PeTest
     }
 
     pmt_trbe_write_result mem_write(uint64_t pa, pmt_security pas, const uint8_t *b, size_t n,
-                                size_t *done)
+                                    size_t *done)
     {
         writes.push_back({pa, pas, n});
         for (const auto &a : aborts)
@@ -136,12 +135,12 @@ class TrbeTest : public PeTest
         pmt_trbe_callbacks cb = trbe_callbacks();
         ASSERT_EQ(pmt_trbe_set_callbacks(pe, &cb), PMT_OK);
         if (cfg.have_el3)
-            wr_el3(PMT_REG_MDCR_EL3, PMT_PUT(MDCR_EL3, NSTB, 3) | (cfg.trbe.feat_trbe_exc
-                                                                     ? PMT_PUT(MDCR_EL3, TRBEE, 1)
-                                                                     : 0));
+            wr_el3(PMT_REG_MDCR_EL3,
+                   PMT_PUT(MDCR_EL3, NSTB, 3) |
+                       (cfg.trbe.feat_trbe_exc ? PMT_PUT(MDCR_EL3, TRBEE, 1) : 0));
         if (cfg.have_el2)
-            wr_el(2, PMT_REG_MDCR_EL2, PMT_PUT(MDCR_EL2, E2TB, 3) |
-                                           PMT_PUT(MDCR_EL2, HPMN, cfg.num_counters));
+            wr_el(2, PMT_REG_MDCR_EL2,
+                  PMT_PUT(MDCR_EL2, E2TB, 3) | PMT_PUT(MDCR_EL2, HPMN, cfg.num_counters));
         go(1);
     }
 
@@ -223,7 +222,10 @@ class TrbeTest : public PeTest
         wr(PMT_REG_TRBLIMITR_EL1, limit | PMT_PUT(TRBLIMITR, FM, fm) | PMT_PUT(TRBLIMITR, TM, tm) |
                                       PMT_MASK(TRBLIMITR, E) | extra);
     }
-    void program_fill(uint64_t p = BASE) { program(BASE, LIMIT, p, PMT_TRBLIMITR_FM_FILL, PMT_TRBLIMITR_TM_IGNORE); }
+    void program_fill(uint64_t p = BASE)
+    {
+        program(BASE, LIMIT, p, PMT_TRBLIMITR_FM_FILL, PMT_TRBLIMITR_TM_IGNORE);
+    }
 
     // n bytes of trace: bytes k of the whole test's stream are (k & 0xFF) ^ 0x5A.
     uint64_t stream_pos = 0;
@@ -250,9 +252,18 @@ class TrbeTest : public PeTest
             n -= c;
         }
     }
-    void csync() { ASSERT_EQ(pmt_trbe_tsb_csync(pe), PMT_OK); }
-    uint8_t mem(uint64_t pa) { return ram[pa - RAM]; }
-    static uint8_t byte_of(uint64_t k) { return static_cast<uint8_t>((k & 0xFF) ^ 0x5A); }
+    void csync()
+    {
+        ASSERT_EQ(pmt_trbe_tsb_csync(pe), PMT_OK);
+    }
+    uint8_t mem(uint64_t pa)
+    {
+        return ram[pa - RAM];
+    }
+    static uint8_t byte_of(uint64_t k)
+    {
+        return static_cast<uint8_t>((k & 0xFF) ^ 0x5A);
+    }
     // Memory at [pa, pa + n) holds stream bytes [k, k + n).
     ::testing::AssertionResult holds(uint64_t pa, uint64_t k, size_t n)
     {
