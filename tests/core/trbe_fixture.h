@@ -226,6 +226,15 @@ class TrbeTest : public PeTest
     {
         program(BASE, LIMIT, p, PMT_TRBLIMITR_FM_FILL, PMT_TRBLIMITR_TM_IGNORE);
     }
+    // The same from EL3, where nothing traps (the PE returns to the state the test had).
+    void program_at_el3(uint64_t p, unsigned fm, unsigned tm, uint64_t extra = 0)
+    {
+        at_el(3, [&] { program(BASE, LIMIT, p, fm, tm, extra); });
+    }
+    void program_fill_at_el3(uint64_t p = BASE)
+    {
+        program_at_el3(p, PMT_TRBLIMITR_FM_FILL, PMT_TRBLIMITR_TM_IGNORE);
+    }
 
     // n bytes of trace: bytes k of the whole test's stream are (k & 0xFF) ^ 0x5A.
     uint64_t stream_pos = 0;
