@@ -41,7 +41,10 @@ class TrbeRouting : public TrbeTest
     {
         faults.clear();
         if (kind != PMT_TRBE_FAULT_NONE)
-            faults.push_back({BASE, LIMIT, {kind, static_cast<uint8_t>(stage), static_cast<int8_t>(level), false, false, false, false}});
+            faults.push_back({BASE,
+                              LIMIT,
+                              {kind, static_cast<uint8_t>(stage), static_cast<int8_t>(level), false,
+                               false, false, false}});
         at_el(3, [&] {
             wr(PMT_REG_TRBBASER_EL1, BASE);
             wr(PMT_REG_TRBPTR_EL1, kind == PMT_TRBE_FAULT_NONE ? LIMIT - 64 : BASE);
@@ -96,10 +99,9 @@ TEST_F(TrbeRouting, RBNQRP_TableD6_6ExternalAbortsRowByRow)
     struct Row {
         unsigned trbee, scr_ea, ee2, e2tb, tea, s1, s2;
     } rows[] = {
-        {0, X, 2, 0, 1, 1, 1}, {1, X, 0, 0, 1, 1, 1}, {1, X, 2, 0, X, 2, 2},
-        {1, X, 2, 3, 0, 1, 2}, {1, X, 2, 2, 1, 2, 2}, {1, X, 3, 2, X, 2, 2},
-        {2, 0, 1, 0, X, 1, 1}, {2, 0, 2, 0, X, 2, 2}, {2, 0, 2, 2, 0, 1, 2},
-        {2, 0, 2, 3, 1, 2, 2}, {2, 0, 3, 3, X, 2, 2}, {2, 1, 0, 0, X, 3, 3},
+        {0, X, 2, 0, 1, 1, 1}, {1, X, 0, 0, 1, 1, 1}, {1, X, 2, 0, X, 2, 2}, {1, X, 2, 3, 0, 1, 2},
+        {1, X, 2, 2, 1, 2, 2}, {1, X, 3, 2, X, 2, 2}, {2, 0, 1, 0, X, 1, 1}, {2, 0, 2, 0, X, 2, 2},
+        {2, 0, 2, 2, 0, 1, 2}, {2, 0, 2, 3, 1, 2, 2}, {2, 0, 3, 3, X, 2, 2}, {2, 1, 0, 0, X, 3, 3},
         {3, X, 1, 3, X, 3, 3},
     };
     int i = 0;
@@ -226,12 +228,12 @@ TEST_F(TrbeException, RMFMXQ_TableD6_8RowByRow)
         bool irq;
         unsigned cells[4];
     } rows[] = {
-        {0, 3, 0, 3, 1, 0, true, {0, 0, 0, 0}},    {0, 3, 1, 3, 1, 0, true, {0, N, 0, 0}},
-        {1, 0, 0, 3, 1, 0, true, {0, 0, 0, 0}},    {3, 0, 1, 3, 1, 0, true, {0, N, 0, 0}},
-        {1, 1, 0, 0, 1, 0, true, {0, 0, 0, 0}},    {2, 2, 0, 1, 1, 0, true, {0, 0, 0, 0}},
-        {1, 1, 0, 3, 0, 0, false, {1, MC, MC, MC}},   {1, 3, 0, 2, 0, 1, false, {1, MC, MC, MC}},
-        {2, 1, 0, 3, 1, 0, false, {1, 1, MC, MC}},   {1, 2, 0, 3, 1, 1, false, {1, MB, MC, MC}},
-        {1, 1, 1, 1, X, X, true, {0, N, 0, 0}},    {3, 1, 1, 3, X, X, false, {2, N, MC, MC}},
+        {0, 3, 0, 3, 1, 0, true, {0, 0, 0, 0}},     {0, 3, 1, 3, 1, 0, true, {0, N, 0, 0}},
+        {1, 0, 0, 3, 1, 0, true, {0, 0, 0, 0}},     {3, 0, 1, 3, 1, 0, true, {0, N, 0, 0}},
+        {1, 1, 0, 0, 1, 0, true, {0, 0, 0, 0}},     {2, 2, 0, 1, 1, 0, true, {0, 0, 0, 0}},
+        {1, 1, 0, 3, 0, 0, false, {1, MC, MC, MC}}, {1, 3, 0, 2, 0, 1, false, {1, MC, MC, MC}},
+        {2, 1, 0, 3, 1, 0, false, {1, 1, MC, MC}},  {1, 2, 0, 3, 1, 1, false, {1, MB, MC, MC}},
+        {1, 1, 1, 1, X, X, true, {0, N, 0, 0}},     {3, 1, 1, 3, X, X, false, {2, N, MC, MC}},
     };
     int i = 0;
     for (const Row &r : rows) {
@@ -251,10 +253,12 @@ TEST_F(TrbeException, RMFMXQ_TableD6_9RowByRow)
         unsigned trbee, ee2, ke2, tge, pm;
         unsigned cells[4];
     } rows[] = {
-        {0, 3, 1, 0, 0, {0, 0, 0, 0}}, {0, 2, 1, 1, 0, {0, N, 0, 0}}, {1, 0, 1, 0, 0, {0, 0, 0, 0}},
-        {2, 1, 1, 1, 0, {0, N, 0, 0}}, {1, 2, X, 0, X, {2, 2, MC, MC}}, {3, 2, X, 1, X, {2, N, MC, MC}},
-        {1, 3, 0, 0, X, {2, 2, MC, MC}}, {2, 3, 0, 1, X, {2, N, MC, MC}}, {1, 3, 1, 0, 0, {2, 2, 2, MC}},
-        {1, 3, 1, 0, 1, {2, 2, MB, MC}}, {3, 3, 1, 1, 0, {2, N, 2, MC}}, {2, 3, 1, 1, 1, {2, N, MB, MC}},
+        {0, 3, 1, 0, 0, {0, 0, 0, 0}},   {0, 2, 1, 1, 0, {0, N, 0, 0}},
+        {1, 0, 1, 0, 0, {0, 0, 0, 0}},   {2, 1, 1, 1, 0, {0, N, 0, 0}},
+        {1, 2, X, 0, X, {2, 2, MC, MC}}, {3, 2, X, 1, X, {2, N, MC, MC}},
+        {1, 3, 0, 0, X, {2, 2, MC, MC}}, {2, 3, 0, 1, X, {2, N, MC, MC}},
+        {1, 3, 1, 0, 0, {2, 2, 2, MC}},  {1, 3, 1, 0, 1, {2, 2, MB, MC}},
+        {3, 3, 1, 1, 0, {2, N, 2, MC}},  {2, 3, 1, 1, 1, {2, N, MB, MC}},
     };
     int i = 0;
     for (const Row &r : rows) {
@@ -272,7 +276,7 @@ TEST_F(TrbeException, RMFMXQ_TableD6_10RowByRow)
         unsigned trbee, tge;
         unsigned cells[4];
     } rows[] = {
-        {0, 0, {0, 0, 0, 0}}, {1, 1, {0, N, 0, 0}}, {2, 0, {3, 3, 3, MC}},
+        {0, 0, {0, 0, 0, 0}},  {1, 1, {0, N, 0, 0}},  {2, 0, {3, 3, 3, MC}},
         {2, 1, {3, N, 3, MC}}, {3, 0, {3, 3, 3, MC}}, {3, 1, {3, N, 3, MC}},
     };
     int i = 0;
