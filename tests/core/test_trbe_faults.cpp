@@ -14,7 +14,7 @@ class TrbeFaults : public TrbeTest
     void fault_on_page2(pmt_trbe_fault f) { faults.push_back({PAGE2, PAGE2 + 0x1000, f}); }
     static pmt_trbe_fault fault(pmt_trbe_fault_kind k, unsigned stage, int level)
     {
-        return {k, static_cast<uint8_t>(stage), static_cast<int8_t>(level), false, false, false,
+        return {k,    static_cast<uint8_t>(stage), static_cast<int8_t>(level), false, false, false,
                 false};
     }
     void run()
@@ -62,8 +62,8 @@ TEST_F(TrbeFaults, RQKLXR_RFSPBK_EachFaultKindAndItsSyndrome)
     };
     cfg.have_rme = true;
     for (const Case &c : cases) {
-        SCOPED_TRACE(testing::Message() << "kind " << c.kind << " stage " << c.stage << " level "
-                                        << c.level);
+        SCOPED_TRACE(testing::Message()
+                     << "kind " << c.kind << " stage " << c.stage << " level " << c.level);
         faults.clear();
         remake_trbe();
         std::fill(ram.begin(), ram.end(), 0xEE);
