@@ -18,7 +18,10 @@ class TrbeTrigger : public TrbeTest
         program(BASE, LIMIT, BASE, fm, tm);
     }
     void detected() { ASSERT_EQ(pmt_trbe_detected_trigger(pe), PMT_OK); }
-    int trb_trig_events() { return static_cast<int>(std::count(events.begin(), events.end(), PMT_EV_TRB_TRIG)); }
+    int trb_trig_events()
+    {
+        return static_cast<int>(std::count(events.begin(), events.end(), PMT_EV_TRB_TRIG));
+    }
     void count_in_pmu(uint16_t event)
     {
         wr_el(2, PMT_REG_PMEVTYPER_EL0, event | PMT_MASK(PMEVTYPER, NSH));
@@ -129,9 +132,9 @@ TEST_F(TrbeTrigger, RQFGNQ_BufferedBytesAreCountedWhenTheirUnitIsWritten)
     EXPECT_EQ(trg(), 64u); // 128 - 64, though only 48 bytes came after the trigger
 }
 
-// RXRRWP, IVPLRF, IMCGFL: Stop on trigger: the Trigger Event initiates a trace unit flush and TRB_TRIG;
-// trace goes on being written until the flush completes; then IRQ = 1, S = 1, EC 0, BSC Trigger
-// Event, with every accepted byte written and TRBPTR_EL1 after the last one.
+// RXRRWP, IVPLRF, IMCGFL: Stop on trigger: the Trigger Event initiates a trace unit flush and
+// TRB_TRIG; trace goes on being written until the flush completes; then IRQ = 1, S = 1, EC 0, BSC
+// Trigger Event, with every accepted byte written and TRBPTR_EL1 after the last one.
 TEST_F(TrbeTrigger, RXRRWP_StopOnTriggerFlushesThenStops)
 {
     use_flush_callback = true;

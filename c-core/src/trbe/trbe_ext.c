@@ -192,7 +192,8 @@ pmt_ext_status pmt_trbe_ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pmt
     if (st != PMT_EXT_OK || reserved)
         return st;
     uint64_t v = own_read(pe, &t);
-    *value = size == 8 ? v : (v >> (32 * ((offset >> 2) & 1))) & UINT32_MAX;
+    /* A 32-bit access to a 64-bit register reads the half at its offset. */
+    *value = size == 8 || !t.wide ? v : (v >> (32 * ((offset >> 2) & 1))) & UINT32_MAX;
     return PMT_EXT_OK;
 }
 
