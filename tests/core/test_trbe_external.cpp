@@ -26,7 +26,10 @@ class TrbeExternal : public TrbeTest
         return v;
     }
     // An external debugger takes the unit: self-hosted trace disabled (External mode).
-    void external_mode() { state([](pmt_pe_state &s) { s.self_hosted_trace_disabled = true; }); }
+    void external_mode()
+    {
+        state([](pmt_pe_state &s) { s.self_hosted_trace_disabled = true; });
+    }
     // IKMQKF-style programming through the frame, Non-secure PAS.
     void program_ext(unsigned fm = PMT_TRBLIMITR_FM_FILL)
     {
@@ -77,12 +80,12 @@ TEST_F(TrbeExternal, IdentificationRegisters)
     cfg.trbe.part_number = 0xD4F;
     cfg.trbe.revision = 2;
     make_trbe();
-    EXPECT_EQ(ext(0xFBC, 4), 0x47700A18u); // TRBDEVARCH: Arm, PRESENT, ARCHPART 0xA18
-    EXPECT_EQ(ext(0xFCC, 4), 0x21u);       // TRBDEVTYPE: trace sink, trace buffer
-    EXPECT_EQ(ext(0xFC8, 4), 0u);          // TRBDEVID
-    EXPECT_EQ(ext(0xFC4, 4), 0u);          // TRBDEVID1 (no FEAT_TRBE_MPAM)
-    EXPECT_EQ(ext(0xFC0, 4), 0u);          // TRBDEVID2
-    EXPECT_EQ(ext(0xFB4, 4), 0u);          // TRBLSR: no software lock
+    EXPECT_EQ(ext(0xFBC, 4), 0x47700A18u);            // TRBDEVARCH: Arm, PRESENT, ARCHPART 0xA18
+    EXPECT_EQ(ext(0xFCC, 4), 0x21u);                  // TRBDEVTYPE: trace sink, trace buffer
+    EXPECT_EQ(ext(0xFC8, 4), 0u);                     // TRBDEVID
+    EXPECT_EQ(ext(0xFC4, 4), 0u);                     // TRBDEVID1 (no FEAT_TRBE_MPAM)
+    EXPECT_EQ(ext(0xFC0, 4), 0u);                     // TRBDEVID2
+    EXPECT_EQ(ext(0xFB4, 4), 0u);                     // TRBLSR: no software lock
     EXPECT_EQ(ext(0xFA8), 0x81000203u | 0x80000000u); // TRBDEVAFF, bit 31 RAO
     EXPECT_EQ(ext(0xFE0, 4), 0x4Fu);
     EXPECT_EQ(ext(0xFE4, 4), 0xBDu);
@@ -188,7 +191,7 @@ TEST_F(TrbeExternal, IKMQKF_ExternalModeSession)
     trace(0x100 + 20);
     EXPECT_TRUE(holds(BASE, 0, 0x100));
     ASSERT_FALSE(regimes.empty());
-    EXPECT_TRUE(regimes.back().external); // RNHTSY: physical addresses
+    EXPECT_TRUE(regimes.back().external);           // RNHTSY: physical addresses
     EXPECT_EQ(regimes.back().ss, PMT_SS_NONSECURE); // RXXFVW: TRBMAR_EL1.PAS
     EXPECT_EQ(writes.back().pas, PMT_SS_NONSECURE);
     EXPECT_EQ(TRBSR_F(ext(0x018), DAT), 1u); // accepted, not yet written
@@ -257,8 +260,8 @@ TEST_F(TrbeExternal, IWKGWP_ExternalModeUsesTrbsrEl1AndTrbirq)
 {
     cfg.trbe.feat_trbe_exc = true;
     make_trbe();
-    wr_el3(PMT_REG_MDCR_EL3, PMT_PUT(MDCR_EL3, NSTB, 3) | PMT_PUT(MDCR_EL3, TRBEE, 3) |
-                                 PMT_PUT(MDCR_EL3, ETBAD, 3));
+    wr_el3(PMT_REG_MDCR_EL3,
+           PMT_PUT(MDCR_EL3, NSTB, 3) | PMT_PUT(MDCR_EL3, TRBEE, 3) | PMT_PUT(MDCR_EL3, ETBAD, 3));
     external_mode();
     program_ext();
     trace(0x4000);
