@@ -85,9 +85,9 @@ static unsigned encode_fsc(const pmt_trbe_fault *f)
     }
 }
 
-/* DebugWriteFault (RFSPBK, RLYHGV): EC 0x1E for a GPC fault other than a GPF, else 0x24 or
- * 0x25 by stage; FSC from the fault (none for 0x1E); MSS2 the Permission fault flags;
- * TRBPTR_EL1 the faulting address; collection stops. */
+/* DebugWriteFault (RFSPBK, RLYHGV for TopLevel, RYCPZX for AssuredOnly): EC 0x1E for a GPC fault
+ * other than a GPF, else 0x24 or 0x25 by stage; FSC from the fault (none for 0x1E); MSS2 the
+ * Permission fault flags; TRBPTR_EL1 the faulting address; collection stops. */
 void trbe_report_fault(pmt_pe *pe, uint64_t va, const pmt_trbe_fault *f)
 {
     unsigned ec, fsc = 0;
@@ -115,8 +115,8 @@ void trbe_report_fault(pmt_pe *pe, uint64_t va, const pmt_trbe_fault *f)
     trbe_update(pe);
 }
 
-/* DebugWriteExternalAbort when the abort is reported to the Trace Buffer Unit (D6.5.5.4): EA is
- * set; if S was 0, the event with EC by stage and the FSC of the abort (0b010001 when handled
+/* DebugWriteExternalAbort when the abort is reported to the Trace Buffer Unit (D6.5.5.4, RXRLSC):
+ * EA is set; if S was 0, the event with EC by stage and the FSC of the abort (0b010001 when handled
  * asynchronously). Always TRBSR_EL1 (FEAT_TRBE_EXC does not allow this handling). */
 void trbe_report_external_abort(pmt_pe *pe, bool async, unsigned stage, unsigned fsc, bool set_ptr,
                                 uint64_t va)
@@ -135,7 +135,10 @@ void trbe_report_external_abort(pmt_pe *pe, bool async, unsigned stage, unsigned
 }
 
 /* TraceUnitFlushOnTriggerComplete. Stop on trigger: the accepted bytes are written, then the
- * event with BSC Trigger Event (RXRRWP). IRQ on trigger: IRQ is set (the rule after IVPLRF). */
+ * event with BSC Trigger Event (RXRRWP). IRQ on trigger: IRQ is set, S unchanged (the rule after
+ * IVPLRF, whose identifier the seed prints apart from it: RMLZZW). The flush completes after
+ * the data of the trace operation that generated the Detected Trigger (RRWJNN, IMCGFL): the
+ * trace unit delivers it before pmt_trbe_flush_complete. */
 static void trigger_flush_complete(pmt_pe *pe)
 {
     switch (trbe_tm(pe)) {
@@ -237,14 +240,15 @@ void trbe_update(pmt_pe *pe)
                (unsigned)pe->st.trbe.nbuf);
         pe->st.trbe.nbuf = 0;
     }
-    /* TryAssertTRBIRQ (RVSCDV, RLRTBP): a level. */
+    /* TryAssertTRBIRQ (RVSCDV, RLRTBP): a level, one per PE (RTPPCF: a PPI of this PE). */
     bool irq = trbe_irq_enabled(pe) && SR(1, IRQ);
     if (irq != pe->trbe_irq_level) {
         pe->trbe_irq_level = irq;
         if (pe->trbe_cb.trbirq)
             pe->trbe_cb.trbirq(pe->trbe_cb.user, irq);
     }
-    /* CheckForTRBEException (RMFMXQ, IMTLSX). */
+    /* CheckForTRBEException (RMFMXQ, IMTLSX): reported at once, so that the CPU takes it before
+     * the next instruction completes (RYXTTY). */
     unsigned el;
     bool take = trbe_exception_to_take(pe, &el);
     if (take != pe->trbe_exc_take || el != pe->trbe_exc_el) {

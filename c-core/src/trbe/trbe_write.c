@@ -8,6 +8,9 @@
  * the end of a 4 KiB page, the last complete unit of the input, or the unit in which the
  * Trigger Counter reaches zero, cost one translation and one write. A translation holds for a
  * whole 4 KiB page (the smallest translation granule) and is asked for once per page and call.
+ * The writes are privileged writes in the owning translation regime (RJTVDD); they never
+ * generate watchpoints (RFYBCG) nor Data Abort exceptions (IDTKGB): faults and External aborts
+ * only reach TRBSR_ELx and TRBPTR_EL1, or an SError.
  */
 #include "trbe_internal.h"
 
@@ -58,7 +61,9 @@ static bool pointer_ok(pmt_pe *pe, uint64_t ptr)
     return true;
 }
 
-/* An External abort on a write, or on a walk that is not reported as a fault (RGQWBF):
+/* An External abort on a write, or on a walk that is not reported as a fault (RGQWBF): ignored
+ * (IFBNFC), an SError with TRBSR_ELx unchanged (RVKWPM), or reported to the Trace Buffer Unit,
+ * synchronously or asynchronously as configured (RNZTKV; what is recorded: RXRLSC, ITVKJR).
  * returns true when the unit carries on as if the bytes were written. `done` bytes of a data
  * write completed before the abort. */
 static bool external_abort(pmt_pe *pe, bool async, bool walk, const pmt_trbe_fault *walk_fault,
@@ -138,6 +143,7 @@ static int translate(pmt_pe *pe, uint64_t va, struct xlate *xl, uint64_t *pa, pm
         f->kind = PMT_TRBE_FAULT_NONE;
     }
     if (f->kind != PMT_TRBE_FAULT_NONE) {
+        /* RYQMQK: an External abort on a walk, an update or a GPT walk can be an MMU fault. */
         if ((f->stage != 1 && f->stage != 2) || f->level < -2 || f->level > 3 ||
             (unsigned)f->kind > (unsigned)PMT_TRBE_FAULT_GPC) {
             pe_log(pe,
@@ -161,7 +167,10 @@ static int translate(pmt_pe *pe, uint64_t va, struct xlate *xl, uint64_t *pa, pm
 }
 
 /* After len bytes were written at TRBPTR_EL1: the Trigger Counter (RBQTGW, RDHLQG), then the
- * pointer and its wrap (RVHNTF), in the order of CollectTrace. */
+ * pointer and its wrap (RVHNTF), in the order of CollectTrace. That order is how simultaneous
+ * synchronous events on one write are prioritized (RMKCHT): a Trigger Event completed at once is
+ * recorded before the buffer full event of the same byte, which then finds S = 1. The Trigger
+ * Event belongs to the trace operation whose byte brought the counter to zero (RXYPYF). */
 static void advance(pmt_pe *pe, size_t len)
 {
     struct pmt_trbe_regs *t = &pe->st.trbe;
