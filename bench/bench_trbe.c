@@ -80,10 +80,9 @@ static pmt_pe *make(void)
     pmt_pe_set_state(pe, &s);
     wr(pe, PMT_REG_TRBBASER_EL1, BUF_BASE);
     wr(pe, PMT_REG_TRBPTR_EL1, BUF_BASE);
-    wr(pe, PMT_REG_TRBLIMITR_EL1, (BUF_BASE + BUF_SIZE) |
-                                      PMT_PUT(TRBLIMITR, FM, PMT_TRBLIMITR_FM_CIRCULAR) |
-                                      PMT_PUT(TRBLIMITR, TM, PMT_TRBLIMITR_TM_IGNORE) |
-                                      PMT_MASK(TRBLIMITR, E));
+    wr(pe, PMT_REG_TRBLIMITR_EL1,
+       (BUF_BASE + BUF_SIZE) | PMT_PUT(TRBLIMITR, FM, PMT_TRBLIMITR_FM_CIRCULAR) |
+           PMT_PUT(TRBLIMITR, TM, PMT_TRBLIMITR_TM_IGNORE) | PMT_MASK(TRBLIMITR, E));
     return pe;
 }
 

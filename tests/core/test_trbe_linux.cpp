@@ -107,7 +107,7 @@ class TrbeLinux : public TrbeTest
     {
         uint64_t status = read_sysreg(PMT_REG_TRBSR_EL1);
         if (!PMT_GET(TRBSR, IRQ, status))
-            return false; // IRQ_NONE
+            return false;                                // IRQ_NONE
         uint64_t trfcr = read_sysreg(PMT_REG_TRFCR_EL1); // cpu_prohibit_trace
         write_sysreg(PMT_REG_TRFCR_EL1, trfcr & ~uint64_t{3});
         drain_and_disable();
@@ -165,7 +165,8 @@ TEST_F(TrbeLinux, FaultIsFatalNotSpurious)
     make_trbe();
     ASSERT_TRUE(probe());
     reset_local();
-    faults.push_back({BASE + 0x1000, BASE + 0x2000,
+    faults.push_back({BASE + 0x1000,
+                      BASE + 0x2000,
                       {PMT_TRBE_FAULT_TRANSLATION, 1, 3, false, false, false, false}});
     enable_hw(BASE, BASE, LIMIT);
     trace_in_chunks(0x2000, 4096);
@@ -184,8 +185,7 @@ TEST_F(TrbeLinux, Stage2FaultIsFatal)
     make_trbe();
     ASSERT_TRUE(probe());
     reset_local();
-    faults.push_back(
-        {BASE, LIMIT, {PMT_TRBE_FAULT_PERMISSION, 2, 3, false, false, false, false}});
+    faults.push_back({BASE, LIMIT, {PMT_TRBE_FAULT_PERMISSION, 2, 3, false, false, false, false}});
     enable_hw(BASE, BASE, LIMIT);
     trace(64);
     uint64_t s = read_sysreg(PMT_REG_TRBSR_EL1);
