@@ -52,8 +52,8 @@ int main(void)
     pmt_pe_config cfg = pmt_pe_config_default();
     cfg.trbe.feat_trbe = true; /* 64-byte alignment units by default */
     pmt_pe *pe = pmt_pe_create(&cfg, NULL);
-    pmt_trbe_callbacks port = {.user = &irq, .trbirq = on_trbirq, .translate = translate,
-                               .write = write_mem};
+    pmt_trbe_callbacks port = {
+        .user = &irq, .trbirq = on_trbirq, .translate = translate, .write = write_mem};
     pmt_trbe_set_callbacks(pe, &port);
 
     /* Firmware (the PE starts at EL3): the buffer belongs to Non-secure state, then EL1. */
@@ -70,9 +70,9 @@ int main(void)
     wr(pe, PMT_REG_TRBSR_EL1, 0);
     wr(pe, PMT_REG_TRBBASER_EL1, base);
     wr(pe, PMT_REG_TRBPTR_EL1, base);
-    wr(pe, PMT_REG_TRBLIMITR_EL1, limit | PMT_PUT(TRBLIMITR, FM, PMT_TRBLIMITR_FM_FILL) |
-                                      PMT_PUT(TRBLIMITR, TM, PMT_TRBLIMITR_TM_IGNORE) |
-                                      PMT_MASK(TRBLIMITR, E));
+    wr(pe, PMT_REG_TRBLIMITR_EL1,
+       limit | PMT_PUT(TRBLIMITR, FM, PMT_TRBLIMITR_FM_FILL) |
+           PMT_PUT(TRBLIMITR, TM, PMT_TRBLIMITR_TM_IGNORE) | PMT_MASK(TRBLIMITR, E));
 
     /* The trace unit feeds trace. */
     uint8_t chunk[1000];
