@@ -228,6 +228,21 @@ static void report_async_abort(pmt_pe *pe)
     trbe_report_external_abort(pe, true, t->async_abort_stage, TRBE_FSC_ASYNC_EXTERNAL, false, 0);
 }
 
+/* RRRCNN: at EL3, SCR_EL3.{NSE, NS} should select the owning Security state when trace is
+ * written (software executes TSB CSYNC before changing them). The model writes in the owning
+ * translation regime (a CONSTRAINED UNPREDICTABLE choice) and says so. */
+static void check_scr(pmt_pe *pe, const pmt_trbe_regime *r)
+{
+    const pmt_pe_state *s = &pe->st.pe;
+    if (r->external || s->el != 3 || !pe->cfg.have_el3)
+        return;
+    bool ns = r->ss == PMT_SS_NONSECURE || r->ss == PMT_SS_REALM;
+    bool nse = r->ss == PMT_SS_REALM;
+    if (s->scr_ns != ns || (pe->cfg.have_rme && s->scr_nse != nse))
+        pe_log(pe, "TRBE: trace written at EL3 with SCR_EL3.{NSE, NS} not the owning Security "
+                   "state (RRRCNN): written in the owning translation regime");
+}
+
 /* RCMYYF: in External mode TRBMAR_EL1.PAS must be an implemented physical address space whose
  * invasive debug the authentication interface allows. */
 static bool external_pas_allowed(const pmt_pe *pe)
@@ -263,6 +278,7 @@ pmt_status pmt_trbe_trace(pmt_pe *pe, const uint8_t *bytes, size_t n, size_t *ac
     struct xlate xl;
     memset(&xl, 0, sizeof xl);
     trbe_regime(pe, &xl.regime);
+    check_scr(pe, &xl.regime);
     const uint64_t unit = trbe_unit(pe), mask = unit - 1;
     while (n && pe->trbe_running) {
         uint64_t off = (t->ptr + t->nbuf) & mask;
@@ -317,6 +333,7 @@ void trbe_drain(pmt_pe *pe)
     struct xlate xl;
     memset(&xl, 0, sizeof xl);
     trbe_regime(pe, &xl.regime);
+    check_scr(pe, &xl.regime);
     write_block(pe, t->buf, len, &xl);
     report_async_abort(pe);
 }
