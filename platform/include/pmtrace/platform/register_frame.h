@@ -7,7 +7,8 @@
 // them) reach the component as a masked write or a slice of the read. Errors are TLM responses
 // with one SC_REPORT_WARNING naming the component and the offset: an unmapped offset is
 // ADDRESS_ERROR, a size or alignment the register does not allow BURST_ERROR, byte enables
-// BYTE_ENABLE_ERROR. transport_dbg answers the same accesses without reports or side effects.
+// BYTE_ENABLE_ERROR. transport_dbg reads the same registers without reports or side effects;
+// a debug write is refused (0 bytes), since a register write has side effects.
 #ifndef PMTRACE_PLATFORM_REGISTER_FRAME_H
 #define PMTRACE_PLATFORM_REGISTER_FRAME_H
 
