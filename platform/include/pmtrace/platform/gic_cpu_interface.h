@@ -1,0 +1,110 @@
+// gic_cpu_interface.h - one PE's GICv3 CPU interface: the ICC_*_EL1 System registers as calls.
+//
+// A CPU model reaches it by name (iar1(), eoir1(v), ...) or by encoding (read/write with a
+// pmt_sysreg, for a HAL that addresses System registers by op0, op1, CRn, CRm, op2).
+// Priorities have 5 bits (ICC_CTLR_EL1.PRIbits = 4): a priority value keeps bits [7:3], there
+// are 32 preemption levels, ICC_AP0R0_EL1 and ICC_AP1R0_EL1 hold the active priorities, and the
+// minimum binary points are BPR0 = 2 and BPR1 = 3.
+#ifndef PMTRACE_PLATFORM_GIC_CPU_INTERFACE_H
+#define PMTRACE_PLATFORM_GIC_CPU_INTERFACE_H
+
+#include <pmtrace/pmt_types.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace pmtrace::platform
+{
+
+class gic_redistributor;
+
+// ICC_CTLR_EL1 bits.
+constexpr uint64_t icc_ctlr_cbpr = 1u << 0;
+constexpr uint64_t icc_ctlr_eoimode = 1u << 1;
+
+enum class icc_reg {
+    PMR,
+    IAR0,
+    EOIR0,
+    HPPIR0,
+    BPR0,
+    AP0R0,
+    AP1R0,
+    DIR,
+    RPR,
+    SGI1R,
+    IAR1,
+    EOIR1,
+    HPPIR1,
+    BPR1,
+    CTLR,
+    SRE,
+    IGRPEN0,
+    IGRPEN1,
+    none
+};
+
+// The register an encoding names (icc_reg::none if it is not an ICC_*_EL1 register), and its name.
+icc_reg icc_decode(pmt_sysreg encoding);
+const char *icc_name(icc_reg reg);
+
+class gic_cpu_interface
+{
+  public:
+    // sgi(target_mask, intid): an SGI for the PEs of target_mask (bit n = PE n). changed: called
+    // after a write that can change the outputs.
+    gic_cpu_interface(const std::string &log_name, unsigned cpu, gic_redistributor &redistributor,
+                      std::function<void(uint32_t, unsigned)> sgi, std::function<void()> changed);
+
+    // By name. Group 1 (IRQ) and Group 0 (FIQ).
+    unsigned iar1() { return acknowledge(1); }
+    unsigned iar0() { return acknowledge(0); }
+    void eoir1(uint64_t v) { end_of_interrupt(1, v); }
+    void eoir0(uint64_t v) { end_of_interrupt(0, v); }
+    unsigned hppir1() const { return highest_pending_of(1); }
+    unsigned hppir0() const { return highest_pending_of(0); }
+    void dir(uint64_t v);
+    uint8_t rpr() const { return running_priority(); }
+    uint8_t pmr() const { return pmr_; }
+    void set_pmr(uint64_t v);
+    void sgi1r(uint64_t v);
+
+    // By encoding: true when the register exists and the access is allowed (a read of a
+    // write-only register or a write of a read-only one is false: UNDEFINED).
+    bool read(pmt_sysreg encoding, uint64_t &value);
+    bool write(pmt_sysreg encoding, uint64_t value);
+    bool read(icc_reg reg, uint64_t &value);
+    bool write(icc_reg reg, uint64_t value);
+
+    // The outputs: an interrupt of the group can be signalled to the PE.
+    bool irq() const { return signalled(1); }
+    bool fiq() const { return signalled(0); }
+
+  private:
+    unsigned acknowledge(unsigned group);
+    void end_of_interrupt(unsigned group, uint64_t v);
+    unsigned highest_pending_of(unsigned group) const;
+    bool signalled(unsigned group) const;
+    bool can_preempt(unsigned intid) const;
+    uint8_t group_priority(unsigned intid) const;
+    uint8_t running_priority() const;
+    unsigned bpr(unsigned group) const;
+    void warn(const std::string &what) const;
+
+    std::string log_name_;
+    unsigned cpu_;
+    gic_redistributor &rd_;
+    std::function<void(uint32_t, unsigned)> sgi_;
+    std::function<void()> changed_;
+
+    uint8_t pmr_ = 0; // masks everything until software writes it
+    unsigned bpr0_ = 2, bpr1_ = 3;
+    uint64_t ctlr_ = 0; // CBPR, EOImode
+    bool igrpen_[2] = {false, false};
+    uint32_t ap_[2] = {0, 0}; // ICC_AP0R0_EL1, ICC_AP1R0_EL1
+};
+
+} // namespace pmtrace::platform
+
+#endif

@@ -1,0 +1,27 @@
+// memory_map.h - where things are on the reference platform: the memory map of QEMU's `virt`
+// board, so software written for that board finds its devices, and the interrupt numbers.
+#ifndef PMTRACE_PLATFORM_MEMORY_MAP_H
+#define PMTRACE_PLATFORM_MEMORY_MAP_H
+
+#include <cstdint>
+
+namespace pmtrace::platform::virt
+{
+
+constexpr uint64_t gic_distributor_base = 0x0800'0000; // GICD, 64 KiB
+constexpr uint64_t gic_distributor_size = 0x1'0000;
+constexpr uint64_t gic_redistributor_base = 0x080A'0000; // GICR: RD_base + SGI_base per CPU
+constexpr uint64_t gic_redistributor_stride = 0x2'0000;  // 128 KiB per CPU
+constexpr uint64_t uart_base = 0x0900'0000;              // PL011
+constexpr uint64_t uart_size = 0x1000;
+constexpr uint64_t ram_base = 0x4000'0000;
+constexpr uint64_t ram_default_size = 0x800'0000; // 128 MiB; configurable
+
+// Private peripheral interrupts (INTIDs, BSA recommended assignment).
+constexpr unsigned pmu_intid = 23;          // PMUIRQ
+constexpr unsigned trbe_default_intid = 22; // TRBIRQ (configurable)
+constexpr unsigned cti_intid = 24;          // the generic CTI interrupt (CTI output trigger 2)
+
+} // namespace pmtrace::platform::virt
+
+#endif
