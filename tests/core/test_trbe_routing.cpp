@@ -1,12 +1,63 @@
 // Where trace buffer management events are recorded (RBNQRP, Tables D6-5, D6-6, D6-7 row by row)
 // and the TRBE Profiling exception and TRBIRQ (RMFMXQ, IMTLSX, RVSCDV, Tables D6-8, D6-9, D6-10
 // row by row). FEAT_TRBE_EXC, EL2, EL3 and FEAT_RME (for GPFs); self-hosted trace enabled.
+//
+// Each row is checked with every combination of the values its cells allow ("don't care" cells
+// X, XX, 0b0X, 0b1X, and !=0b00), and with every value of the controls that are not columns of
+// the table, all with the one result the row gives: a model whose result depends on a bit the
+// table does not care about fails.
 #include "trbe_fixture.h"
+
+#include <array>
+#include <optional>
+#include <string>
 
 namespace
 {
 
-constexpr unsigned X = 0; // a "don't care" column of a table: any value gives the same result
+// A cell of the left side of a table: the values of its control that it allows (bit v of `set`
+// for the value v). A number is that one value; the "don't care" forms are the constants below.
+struct Cell {
+    constexpr Cell(unsigned v) : set(1u << v) {}
+    friend constexpr Cell operator|(Cell a, Cell b)
+    {
+        a.set |= b.set;
+        return a;
+    }
+    unsigned set;
+};
+constexpr Cell X = Cell(0b0) | Cell(0b1);                    // a one-bit field, any value
+constexpr Cell B0X = Cell(0b00) | Cell(0b01);                // 0b0X
+constexpr Cell B1X = Cell(0b10) | Cell(0b11);                // 0b1X
+constexpr Cell XX = B0X | B1X;                               // a two-bit field, any value
+constexpr Cell NOT00 = Cell(0b01) | Cell(0b10) | Cell(0b11); // !=0b00
+
+template <size_t K> using Values = std::array<unsigned, K>;
+
+// Calls f(v) for every combination v of the values the cells allow (v[k] allowed by cells[k]).
+template <size_t K, typename F>
+void each(const Cell (&cells)[K], const F &f, Values<K> v = {}, size_t k = 0)
+{
+    if (k == K) {
+        f(v);
+        return;
+    }
+    for (unsigned x = 0; x < 32; x++)
+        if (cells[k].set >> x & 1u) {
+            v[k] = x;
+            each(cells, f, v, k + 1);
+        }
+}
+
+// "MDCR_EL3.TRBEE = 2, SCR_EL3.GPF = 0, ...": a combination, for failure messages.
+template <size_t K> std::string show(const char *const (&names)[K], const Values<K> &v)
+{
+    std::string s;
+    for (size_t k = 0; k < K; k++)
+        s += std::string(k ? ", " : "") + names[k] + " = " + std::to_string(v[k]);
+    return s;
+}
+
 constexpr unsigned N = 9; // "n/a": the PE cannot be at this EL with this HCR_EL2.TGE
 
 class TrbeRouting : public TrbeTest
@@ -18,8 +69,10 @@ class TrbeRouting : public TrbeTest
         cfg.trbe.feat_trbe_exc = true;
     }
 
-    // MDCR_EL3.TRBEE, SCR_EL3.GPF / EA, TRFCR_EL2.EE, MDCR_EL2.E2TB, HCR_EL2.GPF / TEA.
-    void controls(unsigned trbee, bool scr_bit, unsigned ee2, unsigned e2tb, bool hcr_bit, bool ea)
+    // MDCR_EL3.TRBEE, TRFCR_EL2.EE, MDCR_EL2.E2TB, and SCR_EL3.GPF, HCR_EL2.GPF, SCR_EL3.EA,
+    // HCR_EL2.TEA; the three TRBSR_ELx cleared.
+    void controls(unsigned trbee, unsigned ee2, unsigned e2tb, unsigned scr_gpf = 0,
+                  unsigned hcr_gpf = 0, unsigned scr_ea = 0, unsigned hcr_tea = 0)
     {
         wr_el3(PMT_REG_TRBLIMITR_EL1, 0);
         wr_el3(PMT_REG_MDCR_EL3, PMT_PUT(MDCR_EL3, NSTB, 3) | PMT_PUT(MDCR_EL3, TRBEE, trbee));
@@ -28,10 +81,10 @@ class TrbeRouting : public TrbeTest
         for (pmt_reg_id id : {PMT_REG_TRBSR_EL1, PMT_REG_TRBSR_EL2, PMT_REG_TRBSR_EL3})
             wr_el3(id, 0);
         state([&](pmt_pe_state &s) {
-            s.scr_gpf = !ea && scr_bit;
-            s.hcr_gpf = !ea && hcr_bit;
-            s.scr_ea = ea && scr_bit;
-            s.hcr_tea = ea && hcr_bit;
+            s.scr_gpf = scr_gpf;
+            s.hcr_gpf = hcr_gpf;
+            s.scr_ea = scr_ea;
+            s.hcr_tea = hcr_tea;
         });
     }
 
@@ -66,75 +119,143 @@ class TrbeRouting : public TrbeTest
 };
 
 // Table D6-5, GPC faults. Columns: MDCR_EL3.TRBEE, SCR_EL3.GPF, TRFCR_EL2.EE, MDCR_EL2.E2TB,
-// HCR_EL2.GPF | GPF stage 1, GPF stage 2, GPC fault.
+// HCR_EL2.GPF | GPF stage 1, GPF stage 2, GPC fault. SCR_EL3.EA and HCR_EL2.TEA (not columns)
+// take every value.
 TEST_F(TrbeRouting, RBNQRP_TableD6_5GranuleProtectionChecksRowByRow)
 {
     make_trbe();
+    static const char *const columns[] = {"MDCR_EL3.TRBEE", "SCR_EL3.GPF", "TRFCR_EL2.EE",
+                                          "MDCR_EL2.E2TB", "HCR_EL2.GPF"};
+    static const char *const others[] = {"SCR_EL3.EA", "HCR_EL2.TEA"};
+    const Cell other_cells[] = {X, X};
     struct Row {
-        unsigned trbee, scr_gpf, ee2, e2tb, hcr_gpf, gpf1, gpf2, gpc;
+        Cell in[5];
+        unsigned gpf1, gpf2, gpc;
     } rows[] = {
-        {0, X, 3, 0, 1, 1, 1, 1}, {1, X, 1, 0, 1, 1, 1, 1}, {1, X, 2, 0, X, 2, 2, 2},
-        {1, X, 2, 2, 0, 1, 2, 2}, {1, X, 2, 3, 1, 2, 2, 2}, {1, X, 3, 3, X, 2, 2, 2},
-        {2, 0, 0, 3, X, 1, 1, 3}, {2, 0, 2, 0, X, 2, 2, 3}, {2, 0, 2, 3, 0, 1, 2, 3},
-        {2, 0, 2, 2, 1, 2, 2, 3}, {2, 0, 3, 3, X, 2, 2, 3}, {2, 1, 1, 3, X, 3, 3, 3},
-        {3, X, 0, 3, X, 3, 3, 3},
+        // clang-format off
+        // TRBEE  SCR.GPF  TRFCR_EL2.EE  E2TB   HCR.GPF   GPF s1  GPF s2  GPC
+        {{0b00,   X,       XX,           XX,    X},       1,      1,      1},
+        {{0b01,   X,       B0X,          XX,    X},       1,      1,      1},
+        {{0b01,   X,       0b10,         0b00,  X},       2,      2,      2},
+        {{0b01,   X,       0b10,         B1X,   0b0},     1,      2,      2},
+        {{0b01,   X,       0b10,         B1X,   0b1},     2,      2,      2},
+        {{0b01,   X,       0b11,         XX,    X},       2,      2,      2},
+        {{0b10,   0b0,     B0X,          XX,    X},       1,      1,      3},
+        {{0b10,   0b0,     0b10,         0b00,  X},       2,      2,      3},
+        {{0b10,   0b0,     0b10,         B1X,   0b0},     1,      2,      3},
+        {{0b10,   0b0,     0b10,         B1X,   0b1},     2,      2,      3},
+        {{0b10,   0b0,     0b11,         XX,    X},       2,      2,      3},
+        {{0b10,   0b1,     XX,           XX,    X},       3,      3,      3},
+        {{0b11,   X,       XX,           XX,    X},       3,      3,      3},
+        // clang-format on
     };
     int i = 0;
     for (const Row &r : rows) {
-        SCOPED_TRACE(i++);
-        controls(r.trbee, r.scr_gpf, r.ee2, r.e2tb, r.hcr_gpf, false);
-        EXPECT_EQ(raise(PMT_TRBE_FAULT_GPF, 1, 0), r.gpf1);
-        controls(r.trbee, r.scr_gpf, r.ee2, r.e2tb, r.hcr_gpf, false);
-        EXPECT_EQ(raise(PMT_TRBE_FAULT_GPF_WALK, 2, 3), r.gpf2);
-        controls(r.trbee, r.scr_gpf, r.ee2, r.e2tb, r.hcr_gpf, false);
-        EXPECT_EQ(raise(PMT_TRBE_FAULT_GPC, 1, 0), r.gpc);
+        SCOPED_TRACE("Table D6-5 row " + std::to_string(++i));
+        each(r.in, [&](const Values<5> &v) {
+            each(other_cells, [&](const Values<2> &o) {
+                SCOPED_TRACE(show(columns, v) + ", " + show(others, o));
+                auto set = [&] { controls(v[0], v[2], v[3], v[1], v[4], o[0], o[1]); };
+                set();
+                EXPECT_EQ(raise(PMT_TRBE_FAULT_GPF, 1, 0), r.gpf1) << "GPF stage 1";
+                set();
+                EXPECT_EQ(raise(PMT_TRBE_FAULT_GPF_WALK, 2, 3), r.gpf2) << "GPF stage 2";
+                set();
+                EXPECT_EQ(raise(PMT_TRBE_FAULT_GPC, 1, 0), r.gpc) << "GPC fault";
+            });
+        });
     }
 }
 
 // Table D6-6, External aborts reported as MMU faults (on a translation table walk). Columns:
 // MDCR_EL3.TRBEE, SCR_EL3.EA, TRFCR_EL2.EE, MDCR_EL2.E2TB, HCR_EL2.TEA | stage 1, stage 2.
+// SCR_EL3.GPF and HCR_EL2.GPF (not columns) take every value.
 TEST_F(TrbeRouting, RBNQRP_TableD6_6ExternalAbortsRowByRow)
 {
     make_trbe();
+    static const char *const columns[] = {"MDCR_EL3.TRBEE", "SCR_EL3.EA", "TRFCR_EL2.EE",
+                                          "MDCR_EL2.E2TB", "HCR_EL2.TEA"};
+    static const char *const others[] = {"SCR_EL3.GPF", "HCR_EL2.GPF"};
+    const Cell other_cells[] = {X, X};
     struct Row {
-        unsigned trbee, scr_ea, ee2, e2tb, tea, s1, s2;
+        Cell in[5];
+        unsigned s1, s2;
     } rows[] = {
-        {0, X, 2, 0, 1, 1, 1}, {1, X, 0, 0, 1, 1, 1}, {1, X, 2, 0, X, 2, 2}, {1, X, 2, 3, 0, 1, 2},
-        {1, X, 2, 2, 1, 2, 2}, {1, X, 3, 2, X, 2, 2}, {2, 0, 1, 0, X, 1, 1}, {2, 0, 2, 0, X, 2, 2},
-        {2, 0, 2, 2, 0, 1, 2}, {2, 0, 2, 3, 1, 2, 2}, {2, 0, 3, 3, X, 2, 2}, {2, 1, 0, 0, X, 3, 3},
-        {3, X, 1, 3, X, 3, 3},
+        // clang-format off
+        // TRBEE  SCR.EA  TRFCR_EL2.EE  E2TB   HCR.TEA   Stage 1  Stage 2
+        {{0b00,   X,      XX,           XX,    X},       1,       1},
+        {{0b01,   X,      B0X,          XX,    X},       1,       1},
+        {{0b01,   X,      0b10,         0b00,  X},       2,       2},
+        {{0b01,   X,      0b10,         B1X,   0b0},     1,       2},
+        {{0b01,   X,      0b10,         B1X,   0b1},     2,       2},
+        {{0b01,   X,      0b11,         XX,    X},       2,       2},
+        {{0b10,   0b0,    B0X,          XX,    X},       1,       1},
+        {{0b10,   0b0,    0b10,         0b00,  X},       2,       2},
+        {{0b10,   0b0,    0b10,         B1X,   0b0},     1,       2},
+        {{0b10,   0b0,    0b10,         B1X,   0b1},     2,       2},
+        {{0b10,   0b0,    0b11,         XX,    X},       2,       2},
+        {{0b10,   0b1,    XX,           XX,    X},       3,       3},
+        {{0b11,   X,      XX,           XX,    X},       3,       3},
+        // clang-format on
     };
     int i = 0;
     for (const Row &r : rows) {
-        SCOPED_TRACE(i++);
-        controls(r.trbee, r.scr_ea, r.ee2, r.e2tb, r.tea, true);
-        EXPECT_EQ(raise(PMT_TRBE_FAULT_EXTERNAL_WALK, 1, 1), r.s1);
-        controls(r.trbee, r.scr_ea, r.ee2, r.e2tb, r.tea, true);
-        EXPECT_EQ(raise(PMT_TRBE_FAULT_EXTERNAL_WALK, 2, 2), r.s2);
+        SCOPED_TRACE("Table D6-6 row " + std::to_string(++i));
+        each(r.in, [&](const Values<5> &v) {
+            each(other_cells, [&](const Values<2> &o) {
+                SCOPED_TRACE(show(columns, v) + ", " + show(others, o));
+                auto set = [&] { controls(v[0], v[2], v[3], o[0], o[1], v[1], v[4]); };
+                set();
+                EXPECT_EQ(raise(PMT_TRBE_FAULT_EXTERNAL_WALK, 1, 1), r.s1) << "stage 1";
+                set();
+                EXPECT_EQ(raise(PMT_TRBE_FAULT_EXTERNAL_WALK, 2, 2), r.s2) << "stage 2";
+            });
+        });
     }
 }
 
 // Table D6-7, all other management events. Columns: MDCR_EL3.TRBEE, TRFCR_EL2.EE,
 // MDCR_EL2.E2TB | Other abort stage 1, Other abort stage 2, Other event (a buffer full event).
+// SCR_EL3.GPF, HCR_EL2.GPF, SCR_EL3.EA and HCR_EL2.TEA (not columns) take every value.
 TEST_F(TrbeRouting, RBNQRP_TableD6_7OtherEventsRowByRow)
 {
     make_trbe();
+    static const char *const columns[] = {"MDCR_EL3.TRBEE", "TRFCR_EL2.EE", "MDCR_EL2.E2TB"};
+    static const char *const others[] = {"SCR_EL3.GPF", "HCR_EL2.GPF", "SCR_EL3.EA", "HCR_EL2.TEA"};
+    const Cell other_cells[] = {X, X, X, X};
     struct Row {
-        unsigned trbee, ee2, e2tb, s1, s2, other;
+        Cell in[3];
+        unsigned s1, s2, other;
     } rows[] = {
-        {0, 3, 0, 1, 1, 1}, {1, 1, 0, 1, 1, 1}, {1, 0, 3, 1, 1, 1}, {1, 2, 0, 2, 2, 1},
-        {1, 2, 3, 1, 2, 1}, {1, 3, 2, 2, 2, 2}, {2, 0, 0, 1, 1, 1}, {2, 2, 0, 2, 2, 1},
-        {2, 2, 2, 1, 2, 1}, {2, 3, 3, 2, 2, 2}, {3, 0, 3, 3, 3, 3},
+        // clang-format off
+        // TRBEE  TRFCR_EL2.EE  E2TB      Stage 1  Stage 2  Other event
+        {{0b00,   XX,           XX},      1,       1,       1},
+        {{0b01,   B0X,          XX},      1,       1,       1},
+        {{0b01,   0b10,         0b00},    2,       2,       1},
+        {{0b01,   0b10,         B1X},     1,       2,       1},
+        {{0b01,   0b11,         XX},      2,       2,       2},
+        {{0b10,   B0X,          XX},      1,       1,       1},
+        {{0b10,   0b10,         0b00},    2,       2,       1},
+        {{0b10,   0b10,         B1X},     1,       2,       1},
+        {{0b10,   0b11,         XX},      2,       2,       2},
+        {{0b11,   XX,           XX},      3,       3,       3},
+        // clang-format on
     };
     int i = 0;
     for (const Row &r : rows) {
-        SCOPED_TRACE(i++);
-        controls(r.trbee, false, r.ee2, r.e2tb, false, false);
-        EXPECT_EQ(raise(PMT_TRBE_FAULT_TRANSLATION, 1, 3), r.s1);
-        controls(r.trbee, false, r.ee2, r.e2tb, false, false);
-        EXPECT_EQ(raise(PMT_TRBE_FAULT_PERMISSION, 2, 3), r.s2);
-        controls(r.trbee, false, r.ee2, r.e2tb, false, false);
-        EXPECT_EQ(raise(PMT_TRBE_FAULT_NONE, 0, 0), r.other);
+        SCOPED_TRACE("Table D6-7 row " + std::to_string(++i));
+        each(r.in, [&](const Values<3> &v) {
+            each(other_cells, [&](const Values<4> &o) {
+                SCOPED_TRACE(show(columns, v) + ", " + show(others, o));
+                auto set = [&] { controls(v[0], v[1], v[2], o[0], o[1], o[2], o[3]); };
+                set();
+                EXPECT_EQ(raise(PMT_TRBE_FAULT_TRANSLATION, 1, 3), r.s1) << "Other abort stage 1";
+                set();
+                EXPECT_EQ(raise(PMT_TRBE_FAULT_PERMISSION, 2, 3), r.s2) << "Other abort stage 2";
+                set();
+                EXPECT_EQ(raise(PMT_TRBE_FAULT_NONE, 0, 0), r.other) << "Other event";
+            });
+        });
     }
 }
 
@@ -153,7 +274,7 @@ TEST_F(TrbeRouting, RBNQRP_WithoutFeatTrbeExcEverythingGoesToTrbsrEl1)
 TEST_F(TrbeRouting, RHLKSG_AnEventChangesOnlyItsOwnFields)
 {
     make_trbe();
-    controls(3, false, 0, 3, false, false);
+    controls(3, 0, 3);
     wr_el3(PMT_REG_TRBSR_EL3, PMT_MASK(TRBSR, WRAP) | PMT_MASK(TRBSR, TRG));
     wr_el3(PMT_REG_TRBSR_EL1, PMT_MASK(TRBSR, TRG));
     faults = {{BASE, LIMIT, {PMT_TRBE_FAULT_TRANSLATION, 1, 2, false, false, false, false}}};
@@ -206,84 +327,147 @@ class TrbeException : public TrbeRouting
         default: return target;
         }
     }
-    void check_row(unsigned source, unsigned tge, unsigned pm, const unsigned (&cells)[4])
+    // The cells of a row, from each EL that is not n/a; with irq, also TRBIRQ at each of them.
+    void check_row(unsigned source, unsigned tge, unsigned pm, const unsigned (&cells)[4],
+                   std::optional<bool> irq = std::nullopt)
     {
         for (unsigned from = 0; from <= 3; from++) {
             if (cells[from] == N)
                 continue;
             EXPECT_EQ(cell(source, from, tge, pm), cells[from]) << "taken from EL" << from;
+            if (irq) {
+                EXPECT_EQ(pmt_trbe_irq_level(pe), *irq) << "TRBIRQ at EL" << from;
+            }
         }
     }
 };
 
-constexpr unsigned MB = 'B', MC = 'C'; // masked by PSTATE.PM ("B"), masked ("C")
+// The right side of Tables D6-8, D6-9, D6-10: None, masked by PSTATE.PM ("B"), masked ("C"); a
+// number is the target EL. The IRQ column of Table D6-8: TRBIRQ HIGH or LOW.
+constexpr unsigned NONE = 0, MB = 'B', MC = 'C';
+constexpr bool HIGH = true, LOW = false;
 
 // Table D6-8: TRBSR_EL1.IRQ = 1. Columns: MDCR_EL3.TRBEE, TRFCR_EL2.EE, HCR_EL2.TGE,
-// TRFCR_EL1.EE, TRFCR_EL1.KE, PSTATE.PM | TRBIRQ, taken from EL0, EL1, EL2, EL3.
+// TRFCR_EL1.EE, TRFCR_EL1.KE, PSTATE.PM | TRBIRQ, taken from EL0, EL1, EL2, EL3. TRFCR_EL2.KE
+// (not a column) takes every value. TRFCR_EL1.EE 0b01 and 0b10 are reserved: the model treats
+// them as 0b00 and 0b11 (ee<0> = ee<1>, EffectiveTRFCR_EL1_EE with FEAT_NV), which is what makes
+// them fall in the 0b0X and 0b1X rows.
 TEST_F(TrbeException, RMFMXQ_TableD6_8RowByRow)
 {
     make_trbe();
+    static const char *const columns[] = {"MDCR_EL3.TRBEE", "TRFCR_EL2.EE", "HCR_EL2.TGE",
+                                          "TRFCR_EL1.EE",   "TRFCR_EL1.KE", "PSTATE.PM"};
+    static const char *const others[] = {"TRFCR_EL2.KE"};
+    const Cell other_cells[] = {X};
     struct Row {
-        unsigned trbee, ee2, tge, ee1, ke1, pm;
+        Cell in[6];
         bool irq;
         unsigned cells[4];
     } rows[] = {
-        {0, 3, 0, 3, 1, 0, true, {0, 0, 0, 0}},     {0, 3, 1, 3, 1, 0, true, {0, N, 0, 0}},
-        {1, 0, 0, 3, 1, 0, true, {0, 0, 0, 0}},     {3, 0, 1, 3, 1, 0, true, {0, N, 0, 0}},
-        {1, 1, 0, 0, 1, 0, true, {0, 0, 0, 0}},     {2, 2, 0, 1, 1, 0, true, {0, 0, 0, 0}},
-        {1, 1, 0, 3, 0, 0, false, {1, MC, MC, MC}}, {1, 3, 0, 2, 0, 1, false, {1, MC, MC, MC}},
-        {2, 1, 0, 3, 1, 0, false, {1, 1, MC, MC}},  {1, 2, 0, 3, 1, 1, false, {1, MB, MC, MC}},
-        {1, 1, 1, 1, X, X, true, {0, N, 0, 0}},     {3, 1, 1, 3, X, X, false, {2, N, MC, MC}},
+        // clang-format off
+        // TRBEE   TRFCR_EL2.EE  TGE   TRFCR_EL1.EE  KE    PM       IRQ    EL0   EL1   EL2   EL3
+        {{0b00,    XX,           0b0,  XX,           X,    X},      HIGH, {NONE, NONE, NONE, NONE}},
+        {{0b00,    XX,           0b1,  XX,           X,    X},      HIGH, {NONE, N,    NONE, NONE}},
+        {{NOT00,   0b00,         0b0,  XX,           X,    X},      HIGH, {NONE, NONE, NONE, NONE}},
+        {{NOT00,   0b00,         0b1,  XX,           X,    X},      HIGH, {NONE, N,    NONE, NONE}},
+        {{NOT00,   NOT00,        0b0,  B0X,          X,    X},      HIGH, {NONE, NONE, NONE, NONE}},
+        {{NOT00,   NOT00,        0b0,  B1X,          0b0,  X},      LOW,  {1,    MC,   MC,   MC}},
+        {{NOT00,   NOT00,        0b0,  B1X,          0b1,  0b0},    LOW,  {1,    1,    MC,   MC}},
+        {{NOT00,   NOT00,        0b0,  B1X,          0b1,  0b1},    LOW,  {1,    MB,   MC,   MC}},
+        {{NOT00,   NOT00,        0b1,  B0X,          X,    X},      HIGH, {NONE, N,    NONE, NONE}},
+        {{NOT00,   NOT00,        0b1,  B1X,          X,    X},      LOW,  {2,    N,    MC,   MC}},
+        // clang-format on
     };
     int i = 0;
     for (const Row &r : rows) {
-        SCOPED_TRACE(i++);
-        row(1, r.trbee, r.ee2, 0, r.ee1, r.ke1);
-        check_row(1, r.tge, r.pm, r.cells);
-        EXPECT_EQ(pmt_trbe_irq_level(pe), r.irq);
+        SCOPED_TRACE("Table D6-8 row " + std::to_string(++i));
+        each(r.in, [&](const Values<6> &v) {
+            each(other_cells, [&](const Values<1> &o) {
+                SCOPED_TRACE(show(columns, v) + ", " + show(others, o));
+                row(1, v[0], v[1], o[0], v[3], v[4]);
+                check_row(1, v[2], v[5], r.cells, r.irq);
+            });
+        });
     }
 }
 
 // Table D6-9: TRBSR_EL2.IRQ = 1. Columns: MDCR_EL3.TRBEE, TRFCR_EL2.EE, TRFCR_EL2.KE,
-// HCR_EL2.TGE, PSTATE.PM | taken from EL0, EL1, EL2, EL3.
+// HCR_EL2.TGE, PSTATE.PM | taken from EL0, EL1, EL2, EL3. TRFCR_EL1.EE and TRFCR_EL1.KE (not
+// columns) take every value.
 TEST_F(TrbeException, RMFMXQ_TableD6_9RowByRow)
 {
     make_trbe();
+    static const char *const columns[] = {"MDCR_EL3.TRBEE", "TRFCR_EL2.EE", "TRFCR_EL2.KE",
+                                          "HCR_EL2.TGE", "PSTATE.PM"};
+    static const char *const others[] = {"TRFCR_EL1.EE", "TRFCR_EL1.KE"};
+    const Cell other_cells[] = {XX, X};
     struct Row {
-        unsigned trbee, ee2, ke2, tge, pm;
+        Cell in[5];
         unsigned cells[4];
     } rows[] = {
-        {0, 3, 1, 0, 0, {0, 0, 0, 0}},   {0, 2, 1, 1, 0, {0, N, 0, 0}},
-        {1, 0, 1, 0, 0, {0, 0, 0, 0}},   {2, 1, 1, 1, 0, {0, N, 0, 0}},
-        {1, 2, X, 0, X, {2, 2, MC, MC}}, {3, 2, X, 1, X, {2, N, MC, MC}},
-        {1, 3, 0, 0, X, {2, 2, MC, MC}}, {2, 3, 0, 1, X, {2, N, MC, MC}},
-        {1, 3, 1, 0, 0, {2, 2, 2, MC}},  {1, 3, 1, 0, 1, {2, 2, MB, MC}},
-        {3, 3, 1, 1, 0, {2, N, 2, MC}},  {2, 3, 1, 1, 1, {2, N, MB, MC}},
+        // clang-format off
+        // TRBEE   TRFCR_EL2.EE  KE    TGE   PM        EL0   EL1   EL2   EL3
+        {{0b00,    XX,           X,    0b0,  X},      {NONE, NONE, NONE, NONE}},
+        {{0b00,    XX,           X,    0b1,  X},      {NONE, N,    NONE, NONE}},
+        {{NOT00,   B0X,          X,    0b0,  X},      {NONE, NONE, NONE, NONE}},
+        {{NOT00,   B0X,          X,    0b1,  X},      {NONE, N,    NONE, NONE}},
+        {{NOT00,   0b10,         X,    0b0,  X},      {2,    2,    MC,   MC}},
+        {{NOT00,   0b10,         X,    0b1,  X},      {2,    N,    MC,   MC}},
+        {{NOT00,   0b11,         0b0,  0b0,  X},      {2,    2,    MC,   MC}},
+        {{NOT00,   0b11,         0b0,  0b1,  X},      {2,    N,    MC,   MC}},
+        {{NOT00,   0b11,         0b1,  0b0,  0b0},    {2,    2,    2,    MC}},
+        {{NOT00,   0b11,         0b1,  0b0,  0b1},    {2,    2,    MB,   MC}},
+        {{NOT00,   0b11,         0b1,  0b1,  0b0},    {2,    N,    2,    MC}},
+        {{NOT00,   0b11,         0b1,  0b1,  0b1},    {2,    N,    MB,   MC}},
+        // clang-format on
     };
     int i = 0;
     for (const Row &r : rows) {
-        SCOPED_TRACE(i++);
-        row(2, r.trbee, r.ee2, r.ke2, 0, 0);
-        check_row(2, r.tge, r.pm, r.cells);
+        SCOPED_TRACE("Table D6-9 row " + std::to_string(++i));
+        each(r.in, [&](const Values<5> &v) {
+            each(other_cells, [&](const Values<2> &o) {
+                SCOPED_TRACE(show(columns, v) + ", " + show(others, o));
+                row(2, v[0], v[1], v[2], o[0], o[1]);
+                check_row(2, v[3], v[4], r.cells);
+            });
+        });
     }
 }
 
 // Table D6-10: TRBSR_EL3.IRQ = 1. Columns: MDCR_EL3.TRBEE, HCR_EL2.TGE | taken from EL0..EL3.
+// TRFCR_EL2.EE, TRFCR_EL2.KE, TRFCR_EL1.EE, TRFCR_EL1.KE and PSTATE.PM (not columns) take every
+// value.
 TEST_F(TrbeException, RMFMXQ_TableD6_10RowByRow)
 {
     make_trbe();
+    static const char *const columns[] = {"MDCR_EL3.TRBEE", "HCR_EL2.TGE"};
+    static const char *const others[] = {"TRFCR_EL2.EE", "TRFCR_EL2.KE", "TRFCR_EL1.EE",
+                                         "TRFCR_EL1.KE", "PSTATE.PM"};
+    const Cell other_cells[] = {XX, X, XX, X, X};
     struct Row {
-        unsigned trbee, tge;
+        Cell in[2];
         unsigned cells[4];
     } rows[] = {
-        {0, 0, {0, 0, 0, 0}},  {1, 1, {0, N, 0, 0}},  {2, 0, {3, 3, 3, MC}},
-        {2, 1, {3, N, 3, MC}}, {3, 0, {3, 3, 3, MC}}, {3, 1, {3, N, 3, MC}},
+        // clang-format off
+        // TRBEE  TGE        EL0   EL1   EL2   EL3
+        {{B0X,    0b0},     {NONE, NONE, NONE, NONE}},
+        {{B0X,    0b1},     {NONE, N,    NONE, NONE}},
+        {{0b10,   0b0},     {3,    3,    3,    MC}},
+        {{0b10,   0b1},     {3,    N,    3,    MC}},
+        {{0b11,   0b0},     {3,    3,    3,    MC}},
+        {{0b11,   0b1},     {3,    N,    3,    MC}},
+        // clang-format on
     };
     int i = 0;
     for (const Row &r : rows) {
-        SCOPED_TRACE(i++);
-        row(3, r.trbee, 0, 0, 0, 0);
-        check_row(3, r.tge, 0, r.cells);
+        SCOPED_TRACE("Table D6-10 row " + std::to_string(++i));
+        each(r.in, [&](const Values<2> &v) {
+            each(other_cells, [&](const Values<5> &o) {
+                SCOPED_TRACE(show(columns, v) + ", " + show(others, o));
+                row(3, v[0], o[0], o[1], o[2], o[3]);
+                check_row(3, v[1], o[4], r.cells);
+            });
+        });
     }
 }
 
