@@ -49,8 +49,9 @@ class pe_model : public sc_core::sc_module,
                  public reset_if
 {
   public:
-    using frame_socket = tlm_utils::simple_target_socket_tagged<pe_model>;
+    using frame_socket = tlm_utils::simple_target_socket_tagged_optional<pe_model>;
 
+    // Frame sockets may stay unbound (a platform without a debugger, say).
     // The external PMU frame (I5.2), 4 KB: the address of a transaction is the offset in the
     // frame. 4-byte accesses, and 8-byte accesses to 64-bit registers in the EXT64 layout.
     frame_socket pmu_frame;
