@@ -140,7 +140,9 @@ frame_register decode(const pmt_pe_config &c, uint32_t off, unsigned size)
     }
     if (base == 0xCE0)
         return own_register("PMCGCR0");
-    if ((!ext64 && off == 0xE04) || (ext64 && base == 0xE10))
+    if (!ext64 && off == 0xE04)
+        return pe_register(PMT_REG_PMCR_EL0, 0, 0xE00, size); // a 32-bit register in EXT32
+    if (ext64 && base == 0xE10)
         return pe_register(PMT_REG_PMCR_EL0, 0, off, size);
     if (base == 0xE40)
         return pe_register(PMT_REG_PMMIR_EL1, 0, off, size);

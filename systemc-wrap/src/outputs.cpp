@@ -27,14 +27,18 @@ void level_output::write(bool level)
         return;
     level_ = level;
     view_.write(level);
-    if (level_if *target = get_interface(0))
+    if (level_if *target = get_interface(0)) {
+        delivered_ = level;
         target->set_level(level);
+    }
 }
 
 void level_output::deliver_if_high()
 {
-    if (level_if *target = get_interface(0); target && level_)
+    if (level_if *target = get_interface(0); target && level_ && !delivered_) {
+        delivered_ = true;
         target->set_level(true);
+    }
 }
 
 event_output::event_output(const char *name)
@@ -62,14 +66,19 @@ void cti_trigger_output::write(bool level)
     level_ = level;
     view_.write(level);
     // A CTI without multicycle trigger events sees an event each time the trigger is asserted.
-    if (cti_trigger_if *target = get_interface(0); target && level)
+    delivered_ = false;
+    if (cti_trigger_if *target = get_interface(0); target && level) {
+        delivered_ = true;
         target->trigger_event(trigger_);
+    }
 }
 
 void cti_trigger_output::deliver_if_high()
 {
-    if (cti_trigger_if *target = get_interface(0); target && level_)
+    if (cti_trigger_if *target = get_interface(0); target && level_ && !delivered_) {
+        delivered_ = true;
         target->trigger_event(trigger_);
+    }
 }
 
 exception_request_output::exception_request_output(const char *name)
@@ -84,14 +93,19 @@ void exception_request_output::write(bool pending, unsigned target_el)
     pending_ = pending;
     target_el_ = target_el;
     view_.write(pending);
-    if (exception_request_if *target = get_interface(0))
+    delivered_ = false;
+    if (exception_request_if *target = get_interface(0)) {
+        delivered_ = true;
         target->set_exception_request(pending, target_el);
+    }
 }
 
 void exception_request_output::deliver_if_high()
 {
-    if (exception_request_if *target = get_interface(0); target && pending_)
+    if (exception_request_if *target = get_interface(0); target && pending_ && !delivered_) {
+        delivered_ = true;
         target->set_exception_request(true, target_el_);
+    }
 }
 
 generated_event_output::generated_event_output(const char *name)

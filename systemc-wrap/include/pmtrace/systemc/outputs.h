@@ -66,12 +66,13 @@ class level_output : public optional_port<level_if>
     void write(bool level);
     bool read() const { return level_; }
     const signal_view &view() const { return view_; }
-    // Calls the target with the current level when it is high (used once simulation starts,
-    // for a level that rose before the ports were bound).
+    // Calls the target with the current level when it is high and the target has not seen it
+    // (once simulation starts, for a level that rose before a hierarchical binding resolved).
     void deliver_if_high();
 
   private:
     bool level_ = false;
+    bool delivered_ = false; // the level the target last got
     signal_view view_;
 };
 
@@ -105,6 +106,7 @@ class cti_trigger_output : public optional_port<cti_trigger_if>
   private:
     unsigned trigger_;
     bool level_ = false;
+    bool delivered_ = false; // the target got the event of the current assertion
     signal_view view_;
 };
 
@@ -122,6 +124,7 @@ class exception_request_output : public optional_port<exception_request_if>
   private:
     bool pending_ = false;
     unsigned target_el_ = 0;
+    bool delivered_ = false; // the target got the current request
     signal_view view_;
 };
 
