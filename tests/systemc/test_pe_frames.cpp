@@ -127,6 +127,20 @@ TEST(PmuFrame, EpmadRefusesANonSecureAccessWithAnError)
     EXPECT_EQ(pmu.read(0xE04, 4, v, &secure), tlm::TLM_OK_RESPONSE);
 }
 
+// The software lock (PMLAR/PMLSR, locked out of reset) applies to memory-mapped accesses only:
+// a memory-mapped write is ignored, a write through the external debug interface is performed.
+TEST(PmuFrame, AccessExtensionSaysWhichInterfaceTheAccessUses)
+{
+    pmtrace::pe_model_config cfg;
+    cfg.core.ext_software_lock = true;
+    frames f(cfg);
+    EXPECT_EQ(f.pmu.write(0xE04, 4, PMT_MASK(PMCR, E)), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(rd(f.pe, PMT_REG_PMCR_EL0) & PMT_MASK(PMCR, E), 0u);
+    pmtrace::access_extension external_debug(PMT_SS_NONSECURE, false);
+    EXPECT_EQ(f.pmu.write(0xE04, 4, PMT_MASK(PMCR, E), &external_debug), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(rd(f.pe, PMT_REG_PMCR_EL0) & PMT_MASK(PMCR, E), PMT_MASK(PMCR, E));
+}
+
 TEST(PmuFrame, IgnoreCommandAnswersOkAndChangesNothing)
 {
     frames f;
@@ -165,6 +179,21 @@ TEST(PmuFrame, DebugReadOfSeveralRegisters)
     EXPECT_EQ(inten, 0x5u);
     // A transfer stops at the first hole: with 6 counters PMEVCNTR5 is the last at 0x028..0x02F.
     EXPECT_EQ(f.pmu.debug_read(0x028, buf, 16), 8u);
+}
+
+// A transport_dbg write is a write.
+TEST(PmuFrame, DebugWriteIsAWrite)
+{
+    frames f;
+    tlm::tlm_generic_payload trans;
+    uint32_t pmcr = PMT_MASK(PMCR, E);
+    trans.set_command(tlm::TLM_WRITE_COMMAND);
+    trans.set_address(0xE04);
+    trans.set_data_ptr(reinterpret_cast<unsigned char *>(&pmcr));
+    trans.set_data_length(4);
+    trans.set_streaming_width(4);
+    EXPECT_EQ(f.pmu.socket->transport_dbg(trans), 4u);
+    EXPECT_EQ(rd(f.pe, PMT_REG_PMCR_EL0) & PMT_MASK(PMCR, E), PMT_MASK(PMCR, E));
 }
 
 // PC sampling in the PMU frame (FEAT_PCSRv8p2, EXT64): a read of PMPCSR samples the PC and
