@@ -1,6 +1,6 @@
 // pe_model.cpp - the module: construction, time, and the calls a CPU model makes.
 //
-// Every call first counts the clock cycles up to the caller's time (sync), then calls the core,
+// Every call first counts the clock cycles up to the caller's time (advance), then calls the core,
 // then re-arms the one overflow event from the core's headroom for CPU_CYCLES (rearm). Nothing
 // ticks per cycle: between calls the cycles are only counted when the overflow event fires.
 #include "pmtrace/systemc/pe_model.h"
@@ -84,13 +84,6 @@ void pe_model::start_of_simulation()
 
 // --- Time ---
 
-void pe_model::sync(const sc_core::sc_time &offset)
-{
-    uint64_t n = clock_.advance_to(sc_core::sc_time_stamp() + offset);
-    if (n)
-        pmt_pmu_cycles(pe_, n);
-}
-
 void pe_model::rearm_at(uint64_t due)
 {
     overflow_event_.cancel();
@@ -107,7 +100,6 @@ void pe_model::on_overflow_due()
 {
     overflow_due_ = cycle_clock::never;
     sync();
-    rearm();
 }
 
 // --- sysreg_if ---
@@ -115,17 +107,18 @@ void pe_model::on_overflow_due()
 pmt_access pe_model::read_sysreg(pmt_sysreg encoding, uint64_t &value,
                                  const sc_core::sc_time &offset)
 {
-    sync(offset);
+    advance(offset);
     pmt_access access = pmt_pe_sysreg_read(pe_, encoding, &value);
     if (access == PMT_ACCESS_OK)
         log_sysreg(encoding, value, false);
+    rearm();
     return access;
 }
 
 pmt_access pe_model::write_sysreg(pmt_sysreg encoding, uint64_t value,
                                   const sc_core::sc_time &offset)
 {
-    sync(offset);
+    advance(offset);
     pmt_access access = pmt_pe_sysreg_write(pe_, encoding, value);
     if (access == PMT_ACCESS_OK)
         log_sysreg(encoding, value, true);
@@ -151,7 +144,7 @@ pmt_status pe_model::count_event(uint16_t event, uint64_t n, const sc_core::sc_t
         cycles_event_warned_ = true;
         return PMT_ERR_ARG;
     }
-    sync(offset);
+    advance(offset);
     pmt_status status = pmt_pmu_count(pe_, event, n);
     rearm();
     return status;
@@ -161,7 +154,7 @@ pmt_status pe_model::count_event(uint16_t event, uint64_t n, const sc_core::sc_t
 
 pmt_status pe_model::set_pe_state(const pmt_pe_state &pe_state, const sc_core::sc_time &offset)
 {
-    sync(offset);
+    advance(offset);
     pmt_status status = pmt_pe_set_state(pe_, &pe_state);
     rearm();
     return status;
@@ -182,7 +175,7 @@ bool pe_model::sync_exception_due() const
 pmt_status pe_model::retire(uint64_t address, bool generates_exception, bool &sync_due,
                             const sc_core::sc_time &offset)
 {
-    sync(offset);
+    advance(offset);
     pmt_status status = pmt_pmu_retire(pe_, address, generates_exception, &sync_due);
     rearm();
     return status;
@@ -191,7 +184,7 @@ pmt_status pe_model::retire(uint64_t address, bool generates_exception, bool &sy
 pmt_status pe_model::exception_entry(const pmt_pe_state &after, bool &spsr_ppend,
                                      const sc_core::sc_time &offset)
 {
-    sync(offset);
+    advance(offset);
     pmt_status status = pmt_pmu_exception_entry(pe_, &after, &spsr_ppend);
     rearm();
     return status;
@@ -200,7 +193,7 @@ pmt_status pe_model::exception_entry(const pmt_pe_state &after, bool &spsr_ppend
 pmt_status pe_model::exception_return(bool spsr_ppend, const pmt_pe_state &after, uint64_t address,
                                       bool &sync_due, const sc_core::sc_time &offset)
 {
-    sync(offset);
+    advance(offset);
     pmt_status status = pmt_pmu_exception_return(pe_, spsr_ppend, &after, address, &sync_due);
     rearm();
     return status;
@@ -209,7 +202,7 @@ pmt_status pe_model::exception_return(bool spsr_ppend, const pmt_pe_state &after
 pmt_status pe_model::debug_entry(bool aarch32, const pmt_pe_state &after, bool &dspsr_ppend,
                                  const sc_core::sc_time &offset)
 {
-    sync(offset);
+    advance(offset);
     pmt_status status = pmt_pmu_debug_entry(pe_, aarch32, &after, &dspsr_ppend);
     rearm();
     return status;
@@ -218,7 +211,7 @@ pmt_status pe_model::debug_entry(bool aarch32, const pmt_pe_state &after, bool &
 pmt_status pe_model::debug_exit(bool aarch32, bool dspsr_ppend, const pmt_pe_state &after,
                                 const sc_core::sc_time &offset)
 {
-    sync(offset);
+    advance(offset);
     pmt_status status = pmt_pmu_debug_exit(pe_, aarch32, dspsr_ppend, &after);
     rearm();
     return status;
@@ -248,7 +241,7 @@ pmt_status pe_model::set_pc_sample_source(source_function source)
 
 pmt_status pe_model::snapshot_request(const sc_core::sc_time &offset)
 {
-    sync(offset);
+    advance(offset);
     pmt_status status = pmt_pmu_snapshot_request(pe_);
     rearm();
     return status;
@@ -257,7 +250,7 @@ pmt_status pe_model::snapshot_request(const sc_core::sc_time &offset)
 pmt_status pe_model::set_spe_state(bool pmblimitr_e, bool pmblimitr_pmfz, bool pmbsr_s,
                                    const sc_core::sc_time &offset)
 {
-    sync(offset);
+    advance(offset);
     pmt_status status = pmt_pmu_set_spe_state(pe_, pmblimitr_e, pmblimitr_pmfz, pmbsr_s);
     rearm();
     return status;
@@ -265,7 +258,7 @@ pmt_status pe_model::set_spe_state(bool pmblimitr_e, bool pmblimitr_pmfz, bool p
 
 void pe_model::reset()
 {
-    sync();
+    advance();
     pmt_pe_reset(pe_);
     rearm();
 }

@@ -90,8 +90,7 @@ pmt_ext_status pe_model::frame_access(int id, bool write, uint32_t offset, unsig
                                              access.memory_mapped, value)
                        : pmt_debug_ext_read(pe_, offset, size, access.security,
                                             access.memory_mapped, &value);
-    if (write)
-        rearm();
+    rearm();
     if (status == PMT_EXT_OK &&
         sc_core::sc_report_handler::get_verbosity_level() >= config_.access_verbosity) {
         std::string line =
@@ -115,7 +114,7 @@ void pe_model::frame_b_transport(int id, tlm::tlm_generic_payload &trans, sc_cor
         trans.set_response_status(response);
         return;
     }
-    sync(delay);
+    advance(delay);
     uint32_t offset = static_cast<uint32_t>(trans.get_address());
     unsigned length = trans.get_data_length();
     bool write = trans.is_write();
@@ -136,7 +135,7 @@ unsigned pe_model::frame_transport_dbg(int id, tlm::tlm_generic_payload &trans)
     if (address >= frame_size || length > frame_size - address || address % 4 || length % 4 ||
         (!trans.is_read() && !trans.is_write()))
         return 0;
-    sync();
+    advance();
     bool write = trans.is_write();
     access_extension access = access_of(trans);
     // A read must not change the state: save it, read, restore it.

@@ -113,6 +113,21 @@ TEST(PeTime, CycleCounterReadAtTheCallersLocalTime)
     EXPECT_EQ(rd(pe, PMT_REG_PMCCNTR_EL0, 0, ns(50)), 150u);
 }
 
+// A tool reading the core directly calls sync() first: the counters include the cycles up to now.
+TEST(PeTime, SyncBringsTheCoreUpToNowForATool)
+{
+    pmtrace::pe_model pe("pe");
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    enter_el1(pe);
+    arm_cycle_counter(pe, 0);
+    sc_core::sc_start(ns(500));
+    pe.sync();
+    uint64_t v = 0;
+    ASSERT_EQ(pmt_pmu_ext_read(pe.core(), 0x0F8, 4, PMT_SS_NONSECURE, false, &v), PMT_EXT_OK);
+    EXPECT_EQ(v, 500u);
+    EXPECT_EQ(pe.cycles(), 500u);
+}
+
 // A counter counting CPU_CYCLES (a time-driven event) overflows at its time too.
 TEST(PeTime, EventCounterOnCpuCyclesOverflowsAtItsTime)
 {

@@ -13,7 +13,6 @@
 #include <pmtrace/systemc/cycle_clock.h>
 #include <pmtrace/systemc/outputs.h>
 
-#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -121,9 +120,13 @@ class pe_model : public sc_core::sc_module,
     // Traces the output lines (their views) and the PMU exception's target EL into a VCD.
     void trace(sc_core::sc_trace_file *file) const override;
 
-    // Counts the cycles up to sc_time_stamp() + offset (a tool that reads the core directly
-    // calls this first).
-    void sync(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME);
+    // Counts the cycles up to sc_time_stamp() + offset and re-arms the overflow event (a tool
+    // that reads the core directly calls this first).
+    void sync(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME)
+    {
+        advance(offset);
+        rearm();
+    }
     // The core, for tools: pmt_pe_save, pmt_pmu_snapshot_get, pmt_pmu_exception_get ...
     // Changing its state directly bypasses the overflow timing; use the exports for that.
     pmt_pe *core() { return pe_; }
@@ -136,6 +139,13 @@ class pe_model : public sc_core::sc_module,
     enum frame_id { PMU_FRAME = 0, DEBUG_FRAME = 1 };
 
     void start_of_simulation() override;
+    // Counts the cycles up to sc_time_stamp() + offset: every call starts with this.
+    void advance(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME)
+    {
+        uint64_t n = clock_.advance_to(sc_core::sc_time_stamp() + offset);
+        if (n)
+            pmt_pmu_cycles(pe_, n);
+    }
     // After any call that may change what overflows when: re-arms the overflow event.
     void rearm()
     {
