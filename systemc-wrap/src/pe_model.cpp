@@ -65,6 +65,9 @@ pe_model::pe_model(const sc_core::sc_module_name &name, const pe_model_config &c
     SC_METHOD(on_overflow_due);
     sensitive << overflow_event_;
     dont_initialize();
+    SC_METHOD(sample_counters);
+    sensitive << sample_event_;
+    dont_initialize();
 }
 
 pe_model::~pe_model()
@@ -100,6 +103,8 @@ void pe_model::on_overflow_due()
 {
     overflow_due_ = cycle_clock::never;
     sync();
+    if (sample_interval_ != sc_core::SC_ZERO_TIME)
+        sample_event_.notify(sc_core::SC_ZERO_TIME); // the counters right after the overflow
 }
 
 // --- sysreg_if ---
@@ -277,6 +282,46 @@ void pe_model::trace(sc_core::sc_trace_file *file) const
     sc_core::sc_trace(file, brbe_freeze.view(), prefix + "brbe_freeze");
     sc_core::sc_trace(file, brbe_capture_freeze.view(), prefix + "brbe_capture_freeze");
     sc_core::sc_trace(file, halt_request.view(), prefix + "halt_request");
+}
+
+void pe_model::trace_counters(sc_core::sc_trace_file *file, const sc_core::sc_time &interval)
+{
+    if (!file || interval == sc_core::SC_ZERO_TIME)
+        return;
+    std::string prefix = std::string(name()) + ".";
+    for (unsigned n = 0; n < config_.core.num_counters; n++)
+        sc_core::sc_trace(file, traced_counters_[n], prefix + "PMEVCNTR" + std::to_string(n));
+    sc_core::sc_trace(file, traced_counters_[PMT_CYCLE_COUNTER_ID], prefix + "PMCCNTR");
+    if (config_.core.feat_icntr)
+        sc_core::sc_trace(file, traced_counters_[PMT_INSTRUCTION_COUNTER_ID], prefix + "PMICNTR");
+    sample_interval_ = interval;
+    sample_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// Reads the counters as an external debugger with the most secure access would (reads of the
+// frame have no side effects); a counter the frame refuses (OS Double Lock, powered down) keeps
+// its last value.
+void pe_model::sample_counters()
+{
+    sync();
+    pmt_security most_secure = config_.core.have_rme   ? PMT_SS_ROOT
+                               : config_.core.have_el3 ? PMT_SS_SECURE
+                                                       : PMT_SS_NONSECURE;
+    auto read64 = [&](uint32_t offset, uint64_t &value) {
+        uint64_t lo = 0, hi = 0;
+        if (pmt_pmu_ext_read(pe_, offset, 4, most_secure, false, &lo) != PMT_EXT_OK)
+            return;
+        // A 32-bit counter (without FEAT_PMUv3p5) has no upper half.
+        if (pmt_pmu_ext_read(pe_, offset + 4, 4, most_secure, false, &hi) != PMT_EXT_OK)
+            hi = 0;
+        value = hi << 32 | lo;
+    };
+    for (unsigned n = 0; n < config_.core.num_counters; n++)
+        read64(8 * n, traced_counters_[n]);
+    read64(0x0F8, traced_counters_[PMT_CYCLE_COUNTER_ID]);
+    if (config_.core.feat_icntr)
+        read64(0x100, traced_counters_[PMT_INSTRUCTION_COUNTER_ID]);
+    sample_event_.notify(sample_interval_);
 }
 
 } // namespace pmtrace

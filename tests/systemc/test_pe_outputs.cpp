@@ -158,6 +158,32 @@ TEST(PeOutputs, ViewsAreTracedIntoAVcd)
     EXPECT_NE(step.find("1" + id + "\n"), std::string::npos) << step;
 }
 
+// On request the counters go to the VCD too, sampled at an interval: PMCCNTR is 100 at 100 ns.
+TEST(PeOutputs, CountersAreTracedOnRequest)
+{
+    pmtrace::pe_model pe("pe");
+    sc_core::sc_trace_file *vcd = sc_core::sc_create_vcd_trace_file("pe_counters_test");
+    pe.trace_counters(vcd, ns(100));
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    enter_el1(pe);
+    arm_cycle_counter(pe, 0);
+    sc_core::sc_start(ns(250));
+    sc_core::sc_close_vcd_trace_file(vcd);
+    std::ifstream in("pe_counters_test.vcd");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string vcd_text = text.str();
+    std::string::size_type var = vcd_text.find(" PMCCNTR ");
+    ASSERT_NE(var, std::string::npos);
+    std::istringstream line(vcd_text.substr(vcd_text.rfind("$var", var)));
+    std::string word, id;
+    line >> word >> word >> word >> id; // $var wire 64 <id> PMCCNTR [63:0] $end
+    std::string::size_type at = vcd_text.find("#100000\n");
+    ASSERT_NE(at, std::string::npos);
+    std::string step = vcd_text.substr(at, vcd_text.find('#', at + 1) - at);
+    EXPECT_NE(step.find("b1100100 " + id + "\n"), std::string::npos) << step;
+}
+
 // Register accesses at SC_HIGH verbosity, with register and field names, under the module name.
 std::vector<std::string> infos;
 void keep_infos(const sc_core::sc_report &report, const sc_core::sc_actions &)

@@ -13,6 +13,7 @@
 #include <pmtrace/systemc/cycle_clock.h>
 #include <pmtrace/systemc/outputs.h>
 
+#include <array>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -119,6 +120,10 @@ class pe_model : public sc_core::sc_module,
 
     // Traces the output lines (their views) and the PMU exception's target EL into a VCD.
     void trace(sc_core::sc_trace_file *file) const override;
+    // On request, also the counters (PMEVCNTR<n>_EL0, PMCCNTR_EL0, PMICNTR_EL0 with
+    // FEAT_PMUv3_ICNTR), sampled every `interval` of simulated time and at every overflow.
+    // Before simulation starts (sc_trace's rule); one sampling process, only when asked for.
+    void trace_counters(sc_core::sc_trace_file *file, const sc_core::sc_time &interval);
 
     // Counts the cycles up to sc_time_stamp() + offset and re-arms the overflow event (a tool
     // that reads the core directly calls this first).
@@ -158,6 +163,7 @@ class pe_model : public sc_core::sc_module,
     }
     void rearm_at(uint64_t due);
     void on_overflow_due();
+    void sample_counters();
 
     // Frames (pe_model_frames.cpp).
     void frame_b_transport(int id, tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
@@ -178,6 +184,10 @@ class pe_model : public sc_core::sc_module,
     uint64_t overflow_due_ = cycle_clock::never; // the cycle the event is armed for
     std::vector<unsigned char> saved_;           // transport_dbg's save area
     source_function pc_source_;
+    // trace_counters: the values traced, by counter id (31: PMCCNTR, 32: PMICNTR).
+    std::array<uint64_t, 33> traced_counters_{};
+    sc_core::sc_event sample_event_;
+    sc_core::sc_time sample_interval_;
     std::string create_error_; // the core's reason for refusing a config
     bool creating_ = false;
     bool cycles_event_warned_ = false;
