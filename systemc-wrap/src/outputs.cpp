@@ -73,6 +73,12 @@ void cti_trigger_output::write(bool level)
     }
 }
 
+void cti_trigger_output::retrigger()
+{
+    if (cti_trigger_if *target = get_interface(0); target && level_)
+        target->trigger_event(trigger_);
+}
+
 void cti_trigger_output::deliver_if_high()
 {
     if (cti_trigger_if *target = get_interface(0); target && level_ && !delivered_) {

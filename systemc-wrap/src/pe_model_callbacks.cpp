@@ -24,7 +24,14 @@ pmt_pe_callbacks pe_model::make_callbacks(pe_model *model)
     cb.brbe_freeze = [](void *user) { self(user).brbe_freeze.notify(); };
     cb.halt_request = [](void *user, bool level) { self(user).halt_request.write(level); };
     cb.pmu_event = [](void *user, uint16_t event, uint64_t count) {
-        self(user).generated.write(event, count);
+        pe_model &pe = self(user);
+        // PMU_OVFS and PMU_HOVFS: overflows of counters with their PMINTENSET bit set, reported
+        // before the overflow flags change the trigger's level. H5.4.4: the trigger event is
+        // asserted each time the PE records such an overflow; if the level is already high the
+        // rising edge will not come, so this is the event.
+        if (event == PMT_EV_PMU_OVFS || event == PMT_EV_PMU_HOVFS)
+            pe.cti_pmu_overflow.retrigger();
+        pe.generated.write(event, count);
     };
     cb.pmu_exception = [](void *user, bool pending, unsigned target_el) {
         self(user).pmu_exception.write(pending, target_el);

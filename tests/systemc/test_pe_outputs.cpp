@@ -27,6 +27,28 @@ TEST(PeOutputs, CtiSeesTheOverflowTriggerEvent)
     EXPECT_TRUE(pe.cti_pmu_overflow.read()); // the multicycle level stays asserted
 }
 
+// H5.4.4: each recorded overflow is a trigger event, also while the trigger stays asserted: the
+// cycle counter overflows at 1000 ns, event counter 0 (CPU_CYCLES, 32 bits) at 1500 ns, and
+// nothing clears PMOVSCLR_EL0 between them.
+TEST(PeOutputs, CtiSeesATriggerEventForEachOverflow)
+{
+    pmtrace::pe_model pe("pe");
+    cti_probe cti;
+    pe.cti_pmu_overflow.bind(cti);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    enter_el1(pe);
+    wr(pe, PMT_REG_PMEVTYPER_EL0, 0, PMT_EV_CPU_CYCLES);
+    wr(pe, PMT_REG_PMEVCNTR_EL0, 0, 0xFFFFFFFFu - 1499);
+    wr(pe, PMT_REG_PMINTENSET_EL1, 0, 1);
+    wr(pe, PMT_REG_PMCNTENSET_EL0, 0, 1);
+    arm_cycle_counter(pe, ~uint64_t(0) - 999);
+    sc_core::sc_start(ns(2000));
+    ASSERT_EQ(cti.triggers.size(), 2u);
+    EXPECT_EQ(cti.triggers[0].at, ns(1000));
+    EXPECT_EQ(cti.triggers[1].at, ns(1500));
+    EXPECT_EQ(cti.triggers[1].number, 1u);
+}
+
 // RKBPMJ (FEAT_EBEP): with MDCR_EL3.PMEE = 0b11 the overflow makes the PMU Profiling exception
 // pending, to EL3, instead of asserting PMUIRQ (IPFDLQ).
 TEST(PeOutputs, PmuExceptionRequestWithItsTargetEl)

@@ -92,12 +92,15 @@ class event_output : public optional_port<event_if>
 
 // A CTI trigger output for one input trigger number. The view shows the trigger's multicycle
 // level (H5.4.4: asserted while the condition holds); the target gets one trigger_event call
-// each time it is asserted.
+// each time the trigger is asserted: when the level rises, and again for each new event while
+// it stays high (retrigger).
 class cti_trigger_output : public optional_port<cti_trigger_if>
 {
   public:
     cti_trigger_output(const char *name, unsigned trigger);
     void write(bool level);
+    // Another trigger event while the level is already high (e.g. a second counter overflow).
+    void retrigger();
     bool read() const { return level_; }
     unsigned trigger() const { return trigger_; }
     const signal_view &view() const { return view_; }
