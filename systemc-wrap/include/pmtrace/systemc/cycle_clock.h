@@ -45,6 +45,7 @@ class cycle_clock
 
     sc_core::sc_time period_;
     uint64_t period_units_; // period in units of the time resolution
+    uint64_t last_cycle_;   // the last cycle whose end sc_time can represent
     uint64_t synced_ = 0;   // synchronisation point, in units of the time resolution
     uint64_t cycles_ = 0;   // cycles ended at synced_
     uint64_t next_edge_;    // when the next cycle ends
