@@ -27,7 +27,7 @@ pe_model::pe_model(const sc_core::sc_module_name &name, const pe_model_config &c
       pmuirq("pmuirq"), pmu_exception("pmu_exception"), cti_pmu_overflow("cti_pmu_overflow", 1),
       brbe_freeze("brbe_freeze"), brbe_capture_freeze("brbe_capture_freeze"),
       halt_request("halt_request"), generated("generated"), config_(config),
-      clock_(nonzero_period(config.clock_period))
+      simcontext_(sc_core::sc_get_curr_simcontext()), clock_(nonzero_period(config.clock_period))
 {
     if (config_.clock_period == sc_core::SC_ZERO_TIME) {
         SC_REPORT_ERROR(this->name(), "clock_period must not be zero: the model uses 1 ns");

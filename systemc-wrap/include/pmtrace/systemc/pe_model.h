@@ -147,9 +147,9 @@ class pe_model : public sc_core::sc_module,
     // Counts the cycles up to sc_time_stamp() + offset: every call starts with this.
     void advance(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME)
     {
-        uint64_t n = clock_.advance_to(sc_core::sc_time_stamp() + offset);
+        uint64_t n = clock_.advance_to(simcontext_->time_stamp() + offset);
         if (n)
-            pmt_pmu_cycles(pe_, n);
+            pmt_pmu_count(pe_, PMT_EV_CPU_CYCLES, n);
     }
     // After any call that may change what overflows when: re-arms the overflow event.
     void rearm()
@@ -178,6 +178,7 @@ class pe_model : public sc_core::sc_module,
     void log_sysreg(pmt_sysreg encoding, uint64_t value, bool write) const;
 
     pe_model_config config_;
+    sc_core::sc_simcontext *simcontext_; // sc_time_stamp() without a call into the library
     pmt_pe *pe_ = nullptr;
     cycle_clock clock_;
     sc_core::sc_event overflow_event_;
