@@ -38,6 +38,19 @@ TEST(PmuFrame, ReadThroughTheSocketSeesMsr)
     EXPECT_EQ(v, 0x5u);
 }
 
+// The CPU export answers the core's access results: MDCR_EL3 is UNDEFINED below EL3
+// (MRS from EL1), PMUSERENR_EL0.EN = 0 traps EL0 reads of PMCR_EL0 to EL1 (D13.3), and an
+// encoding that is not the PMU's is the CPU's own.
+TEST(CpuExport, AccessResultsOfTheCore)
+{
+    frames f;
+    uint64_t v = 0;
+    EXPECT_EQ(f.pe.sysreg->read_sysreg(enc(PMT_REG_MDCR_EL3), v), PMT_ACCESS_UNDEFINED);
+    f.pe.state->set_pe_state(at_el(0));
+    EXPECT_EQ(f.pe.sysreg->read_sysreg(enc(PMT_REG_PMCR_EL0), v), PMT_ACCESS_TRAP_EL1);
+    EXPECT_EQ(f.pe.sysreg->read_sysreg(PMT_SYSREG(3, 0, 1, 0, 0), v), PMT_ACCESS_NOT_MINE);
+}
+
 // EXT64 takes 8-byte accesses to a 64-bit register: PMCCNTR_EL0 at 0x0F8.
 TEST(PmuFrame, Ext64TakesAnEightByteCounterAccess)
 {

@@ -152,6 +152,32 @@ TEST(PeOutputs, LevelRaisedDuringElaborationIsDelivered)
     EXPECT_TRUE(gic.changes[0].level);
 }
 
+// Bound through the port of an enclosing module, the target is only known when elaboration
+// ends: a level raised before that reaches it, once, when simulation starts.
+struct cluster : sc_core::sc_module {
+    sc_core::sc_port<pmtrace::level_if> pmuirq_out{"pmuirq_out"};
+    explicit cluster(const sc_core::sc_module_name &name) : sc_module(name) {}
+};
+
+TEST(PeOutputs, LevelRaisedBeforeAHierarchicalBindingResolvesIsDeliveredOnce)
+{
+    cluster c("cluster");
+    pmtrace::pe_model pe("pe");
+    level_probe gic;
+    pe.pmuirq.bind(c.pmuirq_out);
+    c.pmuirq_out.bind(gic);
+    enter_el1(pe);
+    wr(pe, PMT_REG_PMINTENSET_EL1, 0, 1);
+    wr(pe, PMT_REG_PMCR_EL0, 0, PMT_MASK(PMCR, E));
+    wr(pe, PMT_REG_PMCNTENSET_EL0, 0, 1);
+    wr(pe, PMT_REG_PMOVSSET_EL0, 0, 1);
+    EXPECT_TRUE(gic.changes.empty());
+    sc_core::sc_start(ns(10));
+    ASSERT_EQ(gic.changes.size(), 1u);
+    EXPECT_TRUE(gic.changes[0].level);
+    EXPECT_EQ(gic.changes[0].at, sc_core::SC_ZERO_TIME);
+}
+
 // The views go to a VCD: scope "pe", PMUIRQ rising at 1000 ns (the VCD's unit is 1 ps).
 TEST(PeOutputs, ViewsAreTracedIntoAVcd)
 {
