@@ -15,6 +15,7 @@
 #include "frame_names.h"
 #include "pmtrace/systemc/log.h"
 
+#include <cstdio>
 #include <cstring>
 
 namespace pmtrace
@@ -91,14 +92,22 @@ pmt_ext_status pe_model::frame_access(int id, bool write, uint32_t offset, unsig
                        : pmt_debug_ext_read(pe_, offset, size, access.security,
                                             access.memory_mapped, &value);
     rearm();
-    if (status == PMT_EXT_OK &&
-        sc_core::sc_report_handler::get_verbosity_level() >= config_.access_verbosity) {
-        std::string line =
-            id == PMU_FRAME ? "pmu_frame: " + describe_pmu_frame_access(config_.core, offset, size,
-                                                                        value, write)
-                            : "debug_frame: " + describe_debug_frame_access(offset, value, write);
-        log_line(name(), line, config_.access_verbosity);
+    if (sc_core::sc_report_handler::get_verbosity_level() < config_.access_verbosity)
+        return status;
+    std::string line = id == PMU_FRAME ? "pmu_frame: " : "debug_frame: ";
+    if (status == PMT_EXT_OK) {
+        line += id == PMU_FRAME
+                    ? describe_pmu_frame_access(config_.core, offset, size, value, write)
+                    : describe_debug_frame_access(offset, value, write);
+    } else {
+        // Why the access got an error response, for the person debugging the driver.
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%u-byte %s at 0x%03x refused: %s", size,
+                      write ? "write" : "read", static_cast<unsigned>(offset),
+                      pmt_ext_status_name(status));
+        line += buf;
     }
+    log_line(name(), line, config_.access_verbosity);
     return status;
 }
 

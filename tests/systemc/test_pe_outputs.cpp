@@ -257,6 +257,23 @@ TEST(PeOutputs, RegisterAccessesAreLoggedWithFieldNames)
     EXPECT_EQ(infos[1], "pe: pmu_frame: PMCR_EL0 <= 0x41 {E=1, LC=1}");
 }
 
+// An access the frame refuses says why, at the same verbosity.
+TEST(PeOutputs, RefusedFrameAccessIsLoggedWithTheReason)
+{
+    pmtrace::pe_model pe("pe");
+    frame_initiator pmu("pmu_master");
+    pmu.socket.bind(pe.pmu_frame);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    enter_el1(pe, PMT_MASK(MDCR_EL3, EPMAD));
+    sc_core::sc_report_handler::set_verbosity_level(sc_core::SC_HIGH);
+    sc_core::sc_report_handler::set_handler(keep_infos);
+    uint64_t v = 0;
+    pmu.read(0xE04, 4, v);
+    sc_core::sc_report_handler::set_handler(sc_core::sc_report_handler::default_handler);
+    ASSERT_EQ(infos.size(), 1u);
+    EXPECT_EQ(infos[0], "pe: pmu_frame: 4-byte read at 0xe04 refused: access not permitted");
+}
+
 // UNPREDICTABLE programming: the core's line is a warning naming the rule (RGNGCW).
 TEST(PeOutputs, UnpredictableProgrammingIsAWarningNamingTheRule)
 {
