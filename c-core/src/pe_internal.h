@@ -8,6 +8,7 @@
 #include "pmtrace/pmt_pcsample.h"
 #include "pmtrace/pmt_pe.h"
 #include "pmtrace/pmt_pmu.h"
+#include "pmtrace/pmt_trbe.h"
 
 /* Counter ids: event counters 0..30, the cycle counter 31, the instruction counter 32. */
 #define PMT_NUM_COUNTER_IDS 33
@@ -46,6 +47,26 @@ struct pmt_pcs_regs {
     bool ed_locked; /* EDLSR.SLK: the software lock of the memory-mapped debug frame */
 };
 
+/* The largest TRBIDR_EL1.Align unit: 2 KiB (0b1011). */
+#define PMT_TRBE_MAX_UNIT 2048
+
+/* Registers and architecturally visible state of the Trace Buffer Unit (trbe/). The bytes the
+ * unit has accepted but not yet written (TRBSR_EL1.DAT) are part of it: a TSB CSYNC after a
+ * restore writes them. */
+struct pmt_trbe_regs {
+    uint64_t limitr, ptr, baser, trg, mar;
+    uint64_t sr[4]; /* TRBSR_EL1, TRBSR_EL2, TRBSR_EL3 at [1], [2], [3] */
+    uint64_t trfcr_el1, trfcr_el2;
+    uint64_t itctrl;        /* TRBITCTRL (FEAT_TRBE_EXT) */
+    uint32_t nbuf;          /* bytes in buf, to be written at TRBPTR_EL1 */
+    uint8_t flush;          /* trace unit flushes requested and not completed (TRBE_FLUSH_*) */
+    bool ptr_unpredictable; /* TRBPTR_EL1 holds a misaligned value software wrote that is not a
+                               restart or fault value (RJWWWM, RMGZWR) */
+    bool async_abort;       /* an External abort to report asynchronously (D6.5.5.4) */
+    uint8_t async_abort_stage;
+    uint8_t buf[PMT_TRBE_MAX_UNIT];
+};
+
 struct pmt_pe_arch {
     uint32_t magic;
     uint32_t size;
@@ -54,6 +75,7 @@ struct pmt_pe_arch {
     uint64_t mdcr_el3;
     struct pmt_pmu_regs pmu;
     struct pmt_pcs_regs pcs;
+    struct pmt_trbe_regs trbe;
 };
 
 /* Lazy counting: the counters that currently count one event number share a slot. count()
@@ -99,6 +121,13 @@ struct pmt_pe {
     struct pmt_pmu_slot slots[PMT_NUM_COUNTER_IDS + 1]; /* slot 0 is unused */
     /* event number -> slot; 0 for none, PMT_SLOT_INTERNAL for events the PMU generates */
     uint8_t slot_of[65536];
+
+    /* Trace Buffer Unit: outputs and memory port, and what trbe_update() derives from st. */
+    pmt_trbe_callbacks trbe_cb;
+    bool trbe_enabled, trbe_running;
+    bool trbe_irq_level, trbe_exc_take;
+    uint8_t trbe_exc_el;
+    bool trbe_in_flush_request, trbe_flush_deferred;
 };
 
 /* Logging (pe.c). */
@@ -173,8 +202,9 @@ enum pcs_pmu_reg {
     PCS_PMCCIDSR, /* EXT64 */
     PCS_PMPCSCTL  /* FEAT_PCSRv8p9 */
 };
-/* The accessibility of the sample registers and PMPCSCTL: an error response when DoubleLockStatus()
- * or !IsCorePowered(), or OSLockStatus() unless PMCCR.OSLO lets a Most secure access through. */
+/* The accessibility of the sample registers and PMPCSCTL: an error response when
+ * DoubleLockStatus() or !IsCorePowered(), or OSLockStatus() unless PMCCR.OSLO lets a Most
+ * secure access through. */
 bool pcs_pmu_access_error(const pmt_pe *pe, bool most_secure);
 /* A read; `sample` says it reads PMPCSR[31:0] (or all of PMPCSR), which is Read_PMPCSR with its
  * side effects (none for a memory-mapped read while PMLSR.SLK is 1). */
@@ -182,6 +212,16 @@ uint64_t pcs_pmu_read(pmt_pe *pe, enum pcs_pmu_reg reg, bool sample, bool memory
 void pcs_pmu_write(pmt_pe *pe, enum pcs_pmu_reg reg, uint64_t value); /* PMPCSCTL; others RO */
 /* PMDEVID.PCSample: 0, 1 (FEAT_PCSRv8p2) or 2 (FEAT_PCSRv8p9). */
 unsigned pcs_pmdevid_pcsample(const pmt_pe *pe);
+/* The Trace Buffer Unit (trbe/). */
+bool trbe_owns(pmt_reg_id id); /* a register of the Trace Buffer Unit or FEAT_TRF */
+void trbe_reset(pmt_pe *pe);
+void trbe_update(pmt_pe *pe); /* after any change of state the unit reads: outputs, running */
+pmt_access trbe_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);
+pmt_access trbe_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value);
+uint64_t trbe_mdcr_el2_mask(const pmt_pe *pe);
+uint64_t trbe_mdcr_el3_mask(const pmt_pe *pe);
+void trbe_mdcr_written(pmt_pe *pe, bool el3, uint64_t old); /* logs reserved values */
+const char *trbe_config_error(const pmt_pe_config *c);
 
 static inline bool pe_have_pmu(const pmt_pe *pe, pmt_pmu_version v)
 {

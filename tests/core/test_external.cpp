@@ -474,3 +474,61 @@ TEST_F(External, PmdevidReportsSnapshotsAndExtpmn)
     make();
     EXPECT_EQ(ext_rd(0xFC8) & 0xFF0, 0x110u);
 }
+
+// I5.3 "Accessing" of the counters and controls: the OS Double Lock or a powered-down core give
+// the error response, and so does the OS Lock.
+class ExternalLocks : public External
+{
+  protected:
+    void locks(bool os_lock, bool double_lock, bool powered_down)
+    {
+        pmt_pe_state s = pmt_pe_get_state(pe);
+        s.os_lock = os_lock;
+        s.double_lock = double_lock;
+        s.powered_down = powered_down;
+        ASSERT_EQ(pmt_pe_set_state(pe, &s), PMT_OK);
+    }
+    pmt_ext_status read_status(uint32_t off, pmt_security from = PMT_SS_SECURE)
+    {
+        uint64_t v;
+        return pmt_pmu_ext_read(pe, off, 4, from, true, &v);
+    }
+};
+
+TEST_F(ExternalLocks, CountersRefusedUnderEachLockAndPowerDown)
+{
+    make();
+    for (int which = 0; which < 3; which++) {
+        locks(which == 0, which == 1, which == 2);
+        EXPECT_EQ(read_status(0x000), PMT_EXT_ERROR) << which; // PMEVCNTR0
+        EXPECT_EQ(read_status(0xE04), PMT_EXT_ERROR) << which; // PMCR
+        EXPECT_EQ(read_status(0xE00), PMT_EXT_ERROR) << which; // PMCFGR
+    }
+    locks(false, false, false);
+    EXPECT_EQ(read_status(0x000), PMT_EXT_OK);
+}
+
+// The identification registers answer whatever the locks (no FEAT_DoPD).
+TEST_F(ExternalLocks, IdentificationRegistersIgnoreLocks)
+{
+    make();
+    locks(true, true, true);
+    EXPECT_EQ(read_status(0xFBC), PMT_EXT_OK); // PMDEVARCH
+    EXPECT_EQ(read_status(0xFA8), PMT_EXT_OK); // PMDEVAFF
+    EXPECT_EQ(read_status(0xFF0), PMT_EXT_OK); // CIDR0
+}
+
+// PMCCR.OSLO (FEAT_PMUv3_EXTPMN): a Most secure access passes the OS Lock; others do not. PMCCR
+// itself is not subject to the OS Lock (only the Double Lock and power).
+TEST_F(ExternalLocks, PmccrOsloLetsMostSecureThroughTheOsLock)
+{
+    cfg.feat_extpmn = true;
+    make();
+    locks(true, false, false);
+    EXPECT_EQ(read_status(0x000), PMT_EXT_ERROR);
+    ext_wr(0xE58, PMT_MASK(PMCCR, OSLO) | PMT_PUT(PMCCR, EPMN, cfg.num_counters));
+    EXPECT_EQ(read_status(0x000, PMT_SS_SECURE), PMT_EXT_OK);
+    EXPECT_EQ(read_status(0x000, PMT_SS_NONSECURE), PMT_EXT_ERROR);
+    locks(false, true, false);
+    EXPECT_EQ(read_status(0xE58), PMT_EXT_ERROR);
+}

@@ -81,7 +81,7 @@ class Sebep : public PeTest
     }
 };
 
-// RNZLVW, RHLYTW: the instruction whose event overflows a counter in synchronous mode with
+// RFHWMC, RNZLVW, RHLYTW: the instruction whose event overflows a counter in synchronous mode with
 // PMINTENSET set sets PSTATE.PPEND and records its address in PMIAR_EL1; the next instruction
 // observes PPEND with the exception enabled and unmasked, and takes it synchronously.
 TEST_F(Sebep, RNZLVW_OverflowingInstructionSetsPpendAndPmiar)
@@ -181,8 +181,8 @@ TEST_F(Sebep, RSSVKV_SyncOnAnAsynchronousEventStopsTheCounter)
     EXPECT_EQ(cnt(0), 5u);
 }
 
-// RXLMVX: the set of synchronous events is IMPLEMENTATION DEFINED: with a configured list, an
-// event in it supports synchronous mode and one outside does not.
+// RXLMVX, RKYPTP: the set of synchronous events is IMPLEMENTATION DEFINED: with a configured list,
+// an event in it supports synchronous mode and one outside does not.
 TEST_F(Sebep, RXLMVX_ConfiguredSynchronousEvents)
 {
     cfg.sync_events = PMT_SYNC_EVENTS_LIST;
@@ -206,7 +206,8 @@ TEST_F(Sebep, RFCXWT_CycleCounterHasNoSyncBit)
     EXPECT_EQ(rd(PMT_REG_PMCCFILTR_EL0) & PMT_MASK(PMEVTYPER, SYNC), 0u);
 }
 
-// SYNC is RES0 without FEAT_SEBEP.
+// RGHRZF: every statement of D13.3.3 needs FEAT_SEBEP: without it SYNC is RES0 and the
+// synchronous calls answer PMT_ERR_NOT_IMPLEMENTED.
 TEST(SebepAbsent, SyncBitIsRes0AndCallsAnswerNotImplemented)
 {
     pmt_pe_config cfg = pmt_pe_config_default();
@@ -401,7 +402,8 @@ TEST_F(Sebep, RMQDPX_OverflowWriteCountsWithBeforeValues)
     EXPECT_TRUE(overflowing_instruction(0x100));
 }
 
-// Debug state entry in AArch64: PPEND goes to DSPSR_EL0[33] and becomes 0; the exit restores it
+// RGBQFX, RNHRCY (IDs inferred from their place in the text): Debug state entry in AArch64:
+// PPEND goes to DSPSR_EL0[33] and becomes 0; the exit restores it
 // when the exception is enabled and unmasked after the exit.
 TEST_F(Sebep, DebugStateEntryAndExitAArch64)
 {
@@ -418,7 +420,7 @@ TEST_F(Sebep, DebugStateEntryAndExitAArch64)
     EXPECT_TRUE(state().ppend);
 }
 
-// Debug state exit in AArch64 to a state where the exception is masked: PPEND = 0.
+// RNHRCY: Debug state exit in AArch64 to a state where the exception is masked: PPEND = 0.
 TEST_F(Sebep, DebugStateExitToMaskedClears)
 {
     set_debug(true);

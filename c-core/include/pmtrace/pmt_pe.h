@@ -1,5 +1,5 @@
 /*
- * pmt_pe.h - the model of one Arm PE's Performance Monitors (and, later, Trace Buffer Unit).
+ * pmt_pe.h - the model of one Arm PE's Performance Monitors and Trace Buffer Unit.
  *
  * One pmt_pe object per PE. It holds all architectural state; it has no time, no threads, no
  * I/O and allocates nothing after pmt_pe_create. Every call takes the object. Outputs (PMUIRQ,
@@ -9,6 +9,7 @@
 #define PMTRACE_PMT_PE_H
 
 #include "pmt_regs.h"
+#include "pmt_trbe.h"
 #include "pmt_types.h"
 
 #ifdef __cplusplus
@@ -130,6 +131,8 @@ typedef struct pmt_pe_config {
                                  PMT_PCSR_DEBUG_FRAME); default false */
     bool pmpcsctl_imp;        /* PMPCSCTL.IMP (FEAT_PCSRv8p9): EN suspends and resumes sampling;
                                  default true */
+    /* The Trace Buffer Unit (pmt_trbe.h); trbe.feat_trbe is false by default. */
+    pmt_trbe_config trbe;
 } pmt_pe_config;
 
 /* A config with every field at its documented default: 6 counters, PMUv3p7, EL2 and EL3. */

@@ -33,16 +33,6 @@ uint64_t pmt_pmu_headroom(const pmt_pe *pe, uint16_t event);
 /* Inputs from the Statistical Profiling Extension for the freeze-on-SPE-event rules. */
 pmt_status pmt_pmu_set_spe_state(pmt_pe *pe, bool pmblimitr_e, bool pmblimitr_pmfz, bool pmbsr_s);
 
-/* Result of an access to the external PMU frame. */
-typedef enum pmt_ext_status {
-    PMT_EXT_OK = 0,
-    PMT_EXT_NO_REGISTER, /* nothing at this offset (a TLM target answers ADDRESS_ERROR) */
-    PMT_EXT_BAD_SIZE,    /* size or alignment not supported there (BURST_ERROR) */
-    PMT_EXT_ERROR        /* the access is not permitted, e.g. MDCR_EL3.EPMAD (an error response) */
-} pmt_ext_status;
-
-const char *pmt_ext_status_name(pmt_ext_status status);
-
 /*
  * An access to the external PMU frame (I5.2) at byte offset `offset` (0..0xFFF), `size` 4 or 8
  * bytes (8 only for a 64-bit register in the EXT64 layout). `from` is the Security state of the

@@ -5,7 +5,8 @@
  * here. PMT_FIELD_LIST expands X(REG, FIELD, LSB, WIDTH) once per field (positions from the Arm
  * ARM D24.3, D24.5, I5.3, H9.2; EDPCSRhi is the SC2 = 1 format of EDPCSR[63:32] as a 32-bit
  * register; LSR is the layout of PMLSR and EDLSR); it generates the PMT_<REG>_<FIELD>_SHIFT/_WIDTH
- * constants and the field-name tables that logs use (pmt_reg_format).
+ * constants and the field-name tables that logs use (pmt_reg_format). The TRBE layouts come from
+ * D24.4 and H9.4 (TRB*, TRFCR_EL1/EL2); TRBSR is the layout of TRBSR_EL1, TRBSR_EL2 and TRBSR_EL3.
  *
  * PMT_SYSREG_LIST expands X(ID, op0, op1, CRn, CRm, op2) for every system register with one
  * fixed encoding that the model answers; PMEVCNTR<n>_EL0, PMEVTYPER<n>_EL0 and PMEVCNTSVR<n>_EL1
@@ -44,14 +45,16 @@ extern "C" {
     X(MDCR_EL2, HCCD, 23, 1) X(MDCR_EL2, E2TB, 24, 2) X(MDCR_EL2, HLP, 26, 1) \
     X(MDCR_EL2, MTPME, 28, 1) X(MDCR_EL2, HPMFZO, 29, 1) X(MDCR_EL2, PMSSE, 30, 2) \
     X(MDCR_EL2, HPMFZS, 36, 1) X(MDCR_EL2, PMEE, 40, 2) \
-    X(MDCR_EL3, TPM, 6, 1) X(MDCR_EL3, EnPM2, 7, 1) X(MDCR_EL3, SPME, 17, 1) \
+    X(MDCR_EL3, RLTE, 0, 1) X(MDCR_EL3, TPM, 6, 1) X(MDCR_EL3, EnPM2, 7, 1) \
+    X(MDCR_EL3, SPME, 17, 1) X(MDCR_EL3, STE, 18, 1) X(MDCR_EL3, TTRF, 19, 1) \
     X(MDCR_EL3, EPMAD, 21, 1) X(MDCR_EL3, SCCD, 23, 1) X(MDCR_EL3, NSTB, 24, 2) \
     X(MDCR_EL3, NSTBE, 26, 1) X(MDCR_EL3, MTPME, 28, 1) X(MDCR_EL3, PMSSE, 30, 2) \
     X(MDCR_EL3, MCCD, 34, 1) X(MDCR_EL3, MPMX, 35, 1) X(MDCR_EL3, EnTB2, 39, 1) \
     X(MDCR_EL3, PMEE, 40, 2) X(MDCR_EL3, EnPMSS, 44, 1) X(MDCR_EL3, EPMSSAD, 45, 2) \
     X(MDCR_EL3, ETBAD, 48, 2) X(MDCR_EL3, TRBEE, 53, 2) \
     X(DFR0, PMUVer, 8, 4) X(DFR0, PMSS, 16, 4) X(DFR0, SEBEP, 24, 4) \
-    X(DFR0, TraceBuffer, 44, 4) X(DFR0, HPMN0, 60, 4) \
+    X(DFR0, TraceFilt, 40, 4) X(DFR0, TraceBuffer, 44, 4) X(DFR0, ExtTrcBuff, 56, 4) \
+    X(DFR0, HPMN0, 60, 4) \
     X(DFR1, PMICNTR, 36, 4) X(DFR1, EBEP, 48, 4) X(DFR1, DPFZS, 52, 4) \
     X(PMPCSR, PCSample, 0, 56) X(PMPCSR, NSE, 59, 1) X(PMPCSR, EL, 61, 2) X(PMPCSR, NS, 63, 1) \
     X(PMVIDSR, VMID, 0, 16) \
@@ -64,7 +67,24 @@ extern "C" {
     X(EDVIDSR, NS, 31, 1) \
     X(EDPRSR, PU, 0, 1) X(EDPRSR, HALTED, 4, 1) X(EDPRSR, OSLK, 5, 1) X(EDPRSR, DLK, 6, 1) \
     X(EDSCR, SC2, 19, 1) \
-    X(LSR, SLI, 0, 1) X(LSR, SLK, 1, 1) X(LSR, nTT, 2, 1)
+    X(LSR, SLI, 0, 1) X(LSR, SLK, 1, 1) X(LSR, nTT, 2, 1) \
+    X(TRBLIMITR, E, 0, 1) X(TRBLIMITR, FM, 1, 2) X(TRBLIMITR, TM, 3, 2) \
+    X(TRBLIMITR, nVM, 5, 1) X(TRBLIMITR, XE, 6, 1) X(TRBLIMITR, LIMIT, 12, 52) \
+    X(TRBBASER, BASE, 12, 52) \
+    X(TRBSR, MSS, 0, 16) X(TRBSR, S, 17, 1) X(TRBSR, EA, 18, 1) X(TRBSR, WRAP, 20, 1) \
+    X(TRBSR, TRG, 21, 1) X(TRBSR, IRQ, 22, 1) X(TRBSR, DAT, 23, 1) X(TRBSR, EC, 26, 6) \
+    X(TRBSR, MSS2, 32, 24) \
+    X(TRBTRG, TRG, 0, 32) \
+    X(TRBMAR, Attr, 0, 8) X(TRBMAR, SH, 8, 2) X(TRBMAR, PAS, 10, 2) \
+    X(TRBIDR, Align, 0, 4) X(TRBIDR, P, 4, 1) X(TRBIDR, F, 5, 1) X(TRBIDR, AddrMode, 6, 2) \
+    X(TRBIDR, EA, 8, 4) X(TRBIDR, MPAM, 12, 4) X(TRBIDR, MaxBuffSize, 32, 16) \
+    X(TRFCR_EL1, E0TRE, 0, 1) X(TRFCR_EL1, E1TRE, 1, 1) X(TRFCR_EL1, CX, 3, 1) \
+    X(TRFCR_EL1, TS, 5, 2) X(TRFCR_EL1, EE, 8, 2) X(TRFCR_EL1, KE, 10, 1) \
+    X(TRFCR_EL1, DnVM, 11, 1) \
+    X(TRFCR_EL2, E0HTRE, 0, 1) X(TRFCR_EL2, E2TRE, 1, 1) X(TRFCR_EL2, CX, 3, 1) \
+    X(TRFCR_EL2, TS, 5, 2) X(TRFCR_EL2, EE, 8, 2) X(TRFCR_EL2, KE, 10, 1) \
+    X(TRFCR_EL2, DnVM, 11, 1) \
+    X(TRBCR, ManStop, 0, 1)
 
 /* Bit positions shared by the counter-bitmap registers PMCNTEN*, PMOVS*, PMINTEN*, PMZR, PMUACR. */
 #define PMT_CYCLE_COUNTER_ID 31       /* bit C, and CYCLE_COUNTER_ID of the pseudocode */
@@ -86,7 +106,15 @@ extern "C" {
     X(PMCCFILTR_EL0,  3, 3, 14, 15, 7) X(PMICNTR_EL0,    3, 3,  9,  4, 0) \
     X(PMICFILTR_EL0,  3, 3,  9,  6, 0) X(PMSSCR_EL1,     3, 0,  9, 13, 3) \
     X(PMCCNTSVR_EL1,  2, 0, 14, 11, 7) X(PMICNTSVR_EL1,  2, 0, 14, 12, 0) \
-    X(MDCR_EL2,       3, 4,  1,  1, 1) X(MDCR_EL3,       3, 6,  1,  3, 1)
+    X(MDCR_EL2,       3, 4,  1,  1, 1) X(MDCR_EL3,       3, 6,  1,  3, 1) \
+    X(TRBLIMITR_EL1,  3, 0,  9, 11, 0) X(TRBPTR_EL1,     3, 0,  9, 11, 1) \
+    X(TRBBASER_EL1,   3, 0,  9, 11, 2) X(TRBSR_EL1,      3, 0,  9, 11, 3) \
+    X(TRBMAR_EL1,     3, 0,  9, 11, 4) X(TRBMPAM_EL1,    3, 0,  9, 11, 5) \
+    X(TRBTRG_EL1,     3, 0,  9, 11, 6) X(TRBIDR_EL1,     3, 0,  9, 11, 7) \
+    X(TRBSR_EL2,      3, 4,  9, 11, 3) X(TRBSR_EL12,     3, 5,  9, 11, 3) \
+    X(TRBSR_EL3,      3, 6,  9, 11, 3) \
+    X(TRFCR_EL1,      3, 0,  1,  2, 1) X(TRFCR_EL2,      3, 4,  1,  2, 1) \
+    X(TRFCR_EL12,     3, 5,  1,  2, 1)
 /* clang-format on */
 
 /* PMT_<REG>_<FIELD>_SHIFT and PMT_<REG>_<FIELD>_WIDTH for every field of PMT_FIELD_LIST. */

@@ -40,6 +40,17 @@ typedef enum pmt_access {
 
 const char *pmt_access_name(pmt_access access);
 
+/* Result of an access to an external (memory-mapped) frame: the PMU frame (I5.2), the Trace
+ * Buffer frame (H9.4). */
+typedef enum pmt_ext_status {
+    PMT_EXT_OK = 0,
+    PMT_EXT_NO_REGISTER, /* nothing at this offset (a TLM target answers ADDRESS_ERROR) */
+    PMT_EXT_BAD_SIZE,    /* size or alignment not supported there (BURST_ERROR) */
+    PMT_EXT_ERROR        /* the access is not permitted, e.g. MDCR_EL3.EPMAD (an error response) */
+} pmt_ext_status;
+
+const char *pmt_ext_status_name(pmt_ext_status status);
+
 /* A system-register encoding as in MRS/MSR: op0, op1, CRn, CRm, op2. */
 typedef struct pmt_sysreg {
     uint8_t op0, op1, crn, crm, op2;
@@ -89,6 +100,22 @@ typedef struct pmt_pe_state {
                                           sampling here (J1.3.1.17) */
     bool edscr_sc2; /* EDSCR.SC2 (FEAT_PCSRv8 with FEAT_Debugv8p1): owned by the platform's
                        external debug unit, which reports it here */
+    /* Controls the Trace Buffer Unit reads (FEAT_TRBE, D6). Below EL3 the model derives
+     * SCR_EL3.{NS, NSE} from ss; at EL3 scr_ns and scr_nse give them. */
+    bool scr_ns;   /* SCR_EL3.NS, at EL3 */
+    bool scr_nse;  /* SCR_EL3.NSE, at EL3 (FEAT_RME) */
+    bool scr_eel2; /* SCR_EL3.EEL2: Secure EL2 enabled (IsSecureEL2Enabled, with FEAT_SEL2) */
+    bool scr_ea;   /* Effective SCR_EL3.EA (routing of External aborts, RBNQRP) */
+    bool scr_gpf;  /* SCR_EL3.GPF (routing of GPFs, RBNQRP) */
+    bool hcr_tea;  /* Effective HCR_EL2.TEA */
+    bool hcr_gpf;  /* HCR_EL2.GPF */
+    bool self_hosted_trace_disabled; /* SelfHostedTraceEnabled() is FALSE (EDSCR.TFO and the
+                                        authentication interface give trace to an external
+                                        debugger): the Trace Buffer Unit uses External mode */
+    uint8_t aarch32_els;             /* bit n set: ELn is using AArch32 (ELUsingAArch32) */
+    uint8_t ext_invasive_prohibited; /* bit (1 << pmt_security): the authentication interface
+                                        prohibits external invasive debug of that physical
+                                        address space (External mode, RCMYYF) */
 } pmt_pe_state;
 
 #ifdef __cplusplus

@@ -9,6 +9,7 @@
 #include "pmt_pmu_exception.h"
 #include "pmt_pmu_snapshot.h"
 #include "pmt_regs.h"
+#include "pmt_trbe.h"
 #include "pmt_types.h"
 
 #endif

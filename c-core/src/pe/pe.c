@@ -41,6 +41,14 @@ pmt_pe_config pmt_pe_config_default(void)
     c.va_bits = 48;
     c.pcsr = PMT_PCSR_NONE;
     c.pmpcsctl_imp = true;
+    /* The Trace Buffer Unit: absent; its choices at their documented defaults. */
+    c.trbe.align = 6;
+    c.trbe.flag_updates = true;
+    c.trbe.pa_bits = 48;
+    c.trbe.ext_abort = PMT_TRBE_EA_SERROR;
+    c.trbe.walk_abort_as_fault = true;
+    c.trbe.trb_trig_countable = true;
+    c.trbe.pad_byte = 0x70;
     return c;
 }
 
@@ -101,7 +109,7 @@ static const char *config_error(const pmt_pe_config *c)
                "(pcsr = PMT_PCSR_DEBUG_FRAME)";
     if ((c->feat_vhe || c->feat_vmid16) && !c->have_el2)
         return "FEAT_VHE and FEAT_VMID16 need EL2";
-    return NULL;
+    return trbe_config_error(c);
 }
 
 static void derive(pmt_pe *pe)
@@ -167,6 +175,8 @@ pmt_status pmt_pe_reset(pmt_pe *pe)
     memset(pe->slot_of, 0, sizeof pe->slot_of);
     pmu_mark_internal_events(pe);
     pmu_update(pe);
+    trbe_reset(pe);
+    trbe_update(pe);
     return PMT_OK;
 }
 
@@ -198,13 +208,16 @@ pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size)
     }
     memcpy(&st, buffer, sizeof st);
     if (st.magic != PMT_STATE_MAGIC || st.size != sizeof st || st.pe.el > 3 ||
-        (unsigned)st.pe.ss > PMT_SS_ROOT) {
+        (unsigned)st.pe.ss > PMT_SS_ROOT || st.trbe.nbuf > PMT_TRBE_MAX_UNIT ||
+        (st.trbe.nbuf && (st.trbe.ptr & ((UINT64_C(1) << pe->cfg.trbe.align) - 1)) + st.trbe.nbuf >
+                             (UINT64_C(1) << pe->cfg.trbe.align))) {
         pe_log(pe, "pmt_pe_restore: not a saved pmtrace state");
         return PMT_ERR_STATE_BLOB;
     }
     pmu_flush(pe);
     pe->st = st;
     pmu_update(pe);
+    trbe_update(pe);
     return PMT_OK;
 }
 
@@ -224,11 +237,17 @@ pmt_status pmt_pe_set_state(pmt_pe *pe, const pmt_pe_state *state)
     }
     if (!pe->cfg.have_el2)
         s.el2_enabled = false;
+    if (s.aarch32_els > 0xF) {
+        pe_log(pe, "pmt_pe_set_state: aarch32_els 0x%x names an EL above EL3",
+               (unsigned)s.aarch32_els);
+        return PMT_ERR_ARG;
+    }
     pmu_sync_before_change(pe);
     pmu_flush(pe);
     pe->st.pe = s;
     pcs_state_changed(pe);
     pmu_update(pe);
+    trbe_update(pe);
     return PMT_OK;
 }
 
@@ -247,6 +266,12 @@ pmt_status pmt_pe_id_aa64dfr(const pmt_pe *pe, uint64_t *dfr0, uint64_t *dfr1)
             PMT_PUT(DFR0, PMSS, pe->cfg.feat_ss) | PMT_PUT(DFR0, SEBEP, pe->cfg.feat_sebep);
     *dfr1 = PMT_PUT(DFR1, PMICNTR, pe->cfg.feat_icntr) | PMT_PUT(DFR1, EBEP, pe->cfg.feat_ebep) |
             PMT_PUT(DFR1, DPFZS, pe->cfg.feat_spe_dpfzs);
+    /* FEAT_TRBE (0b0001) or FEAT_TRBEv1p1 with FEAT_TRBE_EXC (0b0010); FEAT_TRF, whose TRFCR
+     * registers the model holds with the unit; FEAT_TRBE_EXT. */
+    const pmt_trbe_config *t = &pe->cfg.trbe;
+    if (t->feat_trbe)
+        *dfr0 |= PMT_PUT(DFR0, TraceBuffer, t->feat_trbe_exc ? 2 : 1) |
+                 PMT_PUT(DFR0, TraceFilt, 1) | PMT_PUT(DFR0, ExtTrcBuff, t->feat_trbe_ext);
     return PMT_OK;
 }
 
@@ -268,7 +293,7 @@ static uint64_t mdcr_el2_mask(const pmt_pe *pe)
         m |= PMT_MASK(MDCR_EL2, PMEE);
     if (pe->cfg.feat_ss)
         m |= PMT_MASK(MDCR_EL2, PMSSE);
-    return m;
+    return m | trbe_mdcr_el2_mask(pe);
 }
 
 static uint64_t mdcr_el3_mask(const pmt_pe *pe)
@@ -284,7 +309,7 @@ static uint64_t mdcr_el3_mask(const pmt_pe *pe)
         m |= PMT_MASK(MDCR_EL3, PMEE);
     if (pe->cfg.feat_ss)
         m |= PMT_MASK(MDCR_EL3, PMSSE) | PMT_MASK(MDCR_EL3, EnPMSS) | PMT_MASK(MDCR_EL3, EPMSSAD);
-    return m;
+    return m | trbe_mdcr_el3_mask(pe);
 }
 
 /* MDCR_EL2 is UNDEFINED below EL2; MDCR_EL3.TDA-style traps of MDCR_EL2 are the CPU's. At EL3
@@ -312,6 +337,7 @@ static pmt_access mdcr_access(pmt_pe *pe, pmt_reg_id id, bool write, uint64_t *v
     uint64_t m = el2 ? mdcr_el2_mask(pe) : mdcr_el3_mask(pe);
     pmu_sync_before_change(pe);
     pmu_flush(pe);
+    uint64_t old = *reg;
     *reg = *value & m;
     if (el2) {
         unsigned hpmn = (unsigned)PMT_GET(MDCR_EL2, HPMN, *reg);
@@ -330,12 +356,15 @@ static pmt_access mdcr_access(pmt_pe *pe, pmt_reg_id id, bool write, uint64_t *v
                "both the PMU exception and PMUIRQ (EffectivePMEE)",
                el2 ? 2u : 3u);
     pmu_update(pe);
+    trbe_mdcr_written(pe, !el2, old);
     return PMT_ACCESS_OK;
 }
 
 /* The unit that owns a register answers; NOT_MINE when none does. */
 pmt_access pe_reg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
 {
+    if (trbe_owns(reg.id))
+        return trbe_sysreg_read(pe, reg, value);
     pmt_access a = pmu_sysreg_read(pe, reg, value);
     if (a == PMT_ACCESS_NOT_MINE)
         a = pmu_snapshot_sysreg_read(pe, reg, value);
@@ -345,6 +374,8 @@ pmt_access pe_reg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
 pmt_access pe_reg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value)
 {
     pmu_sync_before_change(pe);
+    if (trbe_owns(reg.id))
+        return trbe_sysreg_write(pe, reg, value);
     pmt_access a = pmu_sysreg_write(pe, reg, value);
     if (a == PMT_ACCESS_NOT_MINE)
         a = pmu_snapshot_sysreg_write(pe, reg, value);

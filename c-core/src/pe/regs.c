@@ -138,6 +138,18 @@ static const char *layout_of(pmt_reg_id id)
     case PMT_REG_PMSSCR_EL1: return "PMSSCR";
     case PMT_REG_MDCR_EL2: return "MDCR_EL2";
     case PMT_REG_MDCR_EL3: return "MDCR_EL3";
+    case PMT_REG_TRBLIMITR_EL1: return "TRBLIMITR";
+    case PMT_REG_TRBBASER_EL1: return "TRBBASER";
+    case PMT_REG_TRBSR_EL1:
+    case PMT_REG_TRBSR_EL2:
+    case PMT_REG_TRBSR_EL12:
+    case PMT_REG_TRBSR_EL3: return "TRBSR";
+    case PMT_REG_TRBTRG_EL1: return "TRBTRG";
+    case PMT_REG_TRBMAR_EL1: return "TRBMAR";
+    case PMT_REG_TRBIDR_EL1: return "TRBIDR";
+    case PMT_REG_TRFCR_EL1:
+    case PMT_REG_TRFCR_EL12: return "TRFCR_EL1";
+    case PMT_REG_TRFCR_EL2: return "TRFCR_EL2";
     default: return NULL;
     }
 }

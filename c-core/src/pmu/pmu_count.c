@@ -69,6 +69,11 @@ void pmu_mark_internal_events(pmt_pe *pe)
         if (ev->flags & PMT_EVENT_PMU_INTERNAL)
             pe->slot_of[ev->number] = PMT_SLOT_INTERNAL;
     }
+    /* With the Trace Buffer Unit in the model, TRB_WRAP and TRB_TRIG come from it (trbe/). */
+    if (pe->cfg.trbe.feat_trbe) {
+        pe->slot_of[PMT_EV_TRB_WRAP] = PMT_SLOT_INTERNAL;
+        pe->slot_of[PMT_EV_TRB_TRIG] = PMT_SLOT_INTERNAL;
+    }
 }
 
 static bool event_unattributable(uint16_t event)

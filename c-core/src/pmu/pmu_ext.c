@@ -344,6 +344,37 @@ static void own_write(pmt_pe *pe, const struct ext_target *t, uint64_t v)
     }
 }
 
+/* Whether an access gets the error response, by the "Accessing" text of each register in I5.3.
+ * Five groups:
+ *   - identification and lock registers (PMDEVAFF, PMLAR, PMLSR, PMAUTHSTATUS, PMDEVARCH, PMDEVID,
+ *     PMDEVTYPE, PIDR, CIDR): only with FEAT_DoPD and the Core powered down; the model has no
+ *     FEAT_DoPD, so never;
+ *   - PMCCR: the OS Double Lock or the Core powered down;
+ *   - the snapshot registers: those, or AllowExternalPMSSAccess (not the OS Lock, IKGJMV);
+ *   - the PC sample registers and PMPCSCTL: EDPRSR.{DLK, OSLK, PU} (pcsample.c);
+ *   - every other register: the OS Double Lock, the Core powered down, AllowExternalPMUAccess
+ *     (MDCR_EL3.EPMAD), then the OS Lock, unless a Most secure access with FEAT_PMUv3_EXTPMN and
+ *     PMCCR.OSLO = 1. */
+static bool access_error(const pmt_pe *pe, const struct ext_target *t, pmt_security from)
+{
+    const pmt_pe_state *s = &pe->st.pe;
+    bool ms = most_secure(pe, from);
+    if (t->own >= EXT_PMDEVAFF)
+        return false;
+    if (t->own == EXT_PCS || t->own == EXT_PMPCSCTL)
+        return pcs_pmu_access_error(pe, ms);
+    if (s->double_lock || s->powered_down)
+        return true;
+    if (t->own == EXT_PMCCR)
+        return false;
+    if (snapshot_reg(t->reg.id))
+        return !allow_external_pmss(pe, from);
+    if (pe->cfg.have_el3 && PMT_GET(MDCR_EL3, EPMAD, pe->st.mdcr_el3) && !ms)
+        return true;
+    bool oslo = pe->cfg.feat_extpmn && ms && PMT_GET(PMCCR, OSLO, pe->st.pmu.pmccr);
+    return s->os_lock && !oslo;
+}
+
 /* Checks and decodes an access; sets pe->accessor for the duration of the access. */
 static pmt_ext_status begin(pmt_pe *pe, uint32_t off, unsigned size, pmt_security from,
                             struct ext_target *t)
@@ -355,27 +386,8 @@ static pmt_ext_status begin(pmt_pe *pe, uint32_t off, unsigned size, pmt_securit
         return PMT_EXT_NO_REGISTER;
     if (size == 8 && (pe->cfg.ext_layout != PMT_EXT64 || !t->wide))
         return PMT_EXT_BAD_SIZE;
-    /* The snapshot registers: an error response with the OS Double Lock locked, the Core
-     * powered down, or MDCR_EL3.EPMSSAD refusing; MDCR_EL3.EPMAD and the OS Lock do not apply
-     * to them (IKGJMV). */
-    if (snapshot_reg(t->reg.id)) {
-        const pmt_pe_state *s = &pe->st.pe;
-        if (s->double_lock || s->powered_down || !allow_external_pmss(pe, from))
-            return PMT_EXT_ERROR;
-    }
-    /* MDCR_EL3.EPMAD: external PMU access disabled except for a Most secure access. The
-     * identification registers stay readable. The PC sample registers and PMPCSCTL do not
-     * depend on it (their accessibility in I5.3): the Core power domain, the OS Double Lock
-     * and the OS Lock (with PMCCR.OSLO) decide. */
-    bool id_reg = t->own >= EXT_PMLSR;
-    bool pcs_reg = t->own == EXT_PCS || t->own == EXT_PMPCSCTL;
-    if (pcs_reg) {
-        if (pcs_pmu_access_error(pe, most_secure(pe, from)))
-            return PMT_EXT_ERROR;
-    } else if (!snapshot_reg(t->reg.id) && pe->cfg.have_el3 &&
-               PMT_GET(MDCR_EL3, EPMAD, pe->st.mdcr_el3) && !most_secure(pe, from) && !id_reg) {
+    if (access_error(pe, t, from))
         return PMT_EXT_ERROR;
-    }
     pe->accessor = most_secure(pe, from) ? PE_EXTERNAL_MOST_SECURE : PE_EXTERNAL;
     return PMT_EXT_OK;
 }

@@ -206,6 +206,13 @@ static uint64_t pmceid(const pmt_pe *pe, unsigned which)
                 (UINT64_C(1) << (PMT_EV_PMU_HOVFS - 0x4000)));
         lo |= 1u << PMT_EV_SW_INCR | 1u << PMT_EV_CPU_CYCLES | 1u << PMT_EV_INST_RETIRED |
               1u << PMT_EV_CHAIN; /* implemented by the PMU itself */
+        /* TRB_WRAP and TRB_TRIG (D14.3) come from the model's Trace Buffer Unit when it has one;
+         * whether TRB_TRIG can be counted is IMPLEMENTATION DEFINED. */
+        if (pe->cfg.trbe.feat_trbe) {
+            uint64_t trig = UINT64_C(1) << (PMT_EV_TRB_TRIG - 0x4000);
+            hi |= UINT64_C(1) << (PMT_EV_TRB_WRAP - 0x4000);
+            hi = pe->cfg.trbe.trb_trig_countable ? hi | trig : hi & ~trig;
+        }
     }
     return lo | hi << 32;
 }
