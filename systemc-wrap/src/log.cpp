@@ -18,11 +18,20 @@ std::string format_access(pmt_reg_ref reg, uint64_t value, bool write)
     return line;
 }
 
-void log_access(const char *msg_type, pmt_reg_ref reg, uint64_t value, bool write)
+static_assert(sc_core::SC_HIGH == 300, "log.h's default verbosity is SC_HIGH");
+
+void log_access(const char *msg_type, pmt_reg_ref reg, uint64_t value, bool write, int verbosity)
 {
-    if (sc_core::sc_report_handler::get_verbosity_level() < sc_core::SC_HIGH)
+    if (sc_core::sc_report_handler::get_verbosity_level() < verbosity)
         return;
-    SC_REPORT_INFO_VERB(msg_type, format_access(reg, value, write).c_str(), sc_core::SC_HIGH);
+    SC_REPORT_INFO_VERB(msg_type, format_access(reg, value, write).c_str(), verbosity);
+}
+
+void log_line(const char *msg_type, const std::string &line, int verbosity)
+{
+    if (sc_core::sc_report_handler::get_verbosity_level() < verbosity)
+        return;
+    SC_REPORT_INFO_VERB(msg_type, line.c_str(), verbosity);
 }
 
 } // namespace pmtrace

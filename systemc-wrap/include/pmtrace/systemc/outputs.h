@@ -1,0 +1,144 @@
+// outputs.h - the model's output lines: the interfaces a platform implements to receive them,
+// and the ports that call them.
+//
+// An output port calls its bound target at once, in the call of the model that changed it (a
+// register write, a count, the overflow time), and may stay unbound. Each also drives an
+// sc_signal<bool> view, only for waveforms (sc_trace); a platform connects to the port, never
+// to the view. A trigger or freeze is an event, delivered as one call per event: never a pulse
+// on a signal that one delta cycle can lose.
+#ifndef PMTRACE_SYSTEMC_OUTPUTS_H
+#define PMTRACE_SYSTEMC_OUTPUTS_H
+
+#include <cstdint>
+#include <systemc>
+
+namespace pmtrace
+{
+
+// A level-sensitive line (PMUIRQ, the halt request): called whenever the level changes.
+class level_if : public virtual sc_core::sc_interface
+{
+  public:
+    virtual void set_level(bool level) = 0;
+};
+
+// An event (a BRBE freeze event): called once per event.
+class event_if : public virtual sc_core::sc_interface
+{
+  public:
+    virtual void notify_event() = 0;
+};
+
+// The PE's output trigger events to its CTI, numbered as the CTI's input triggers of H5.4
+// (1: Performance Monitors overflow). Called once per trigger event.
+class cti_trigger_if : public virtual sc_core::sc_interface
+{
+  public:
+    virtual void trigger_event(unsigned trigger) = 0;
+};
+
+// A Profiling exception request (the PMU Profiling exception of FEAT_EBEP): pending, and its
+// target Exception level (meaningful while pending). Called when either changes.
+class exception_request_if : public virtual sc_core::sc_interface
+{
+  public:
+    virtual void set_exception_request(bool pending, unsigned target_el) = 0;
+};
+
+// Events the PMU generates but cannot count itself (PMU_OVFS, PMU_HOVFS), for a trace unit.
+class generated_event_if : public virtual sc_core::sc_interface
+{
+  public:
+    virtual void generated_event(uint16_t event, uint64_t count) = 0;
+};
+
+template <class IF> using optional_port = sc_core::sc_port<IF, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+
+// A view for waveforms. Written from whichever process calls the model: no writer checks.
+using signal_view = sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS>;
+
+// A level output: the port, its current level, and the view that follows it.
+class level_output : public optional_port<level_if>
+{
+  public:
+    explicit level_output(const char *name);
+    // Sets the level; calls the target only when it changes.
+    void write(bool level);
+    bool read() const { return level_; }
+    const signal_view &view() const { return view_; }
+    // Calls the target with the current level when it is high and the target has not seen it
+    // (once simulation starts, for a level that rose before a hierarchical binding resolved).
+    void deliver_if_high();
+
+  private:
+    bool level_ = false;
+    bool delivered_ = false; // the level the target last got
+    signal_view view_;
+};
+
+// An event output. The view toggles on each event.
+class event_output : public optional_port<event_if>
+{
+  public:
+    explicit event_output(const char *name);
+    void notify();
+    uint64_t count() const { return count_; }
+    const signal_view &view() const { return view_; }
+
+  private:
+    uint64_t count_ = 0;
+    signal_view view_;
+};
+
+// A CTI trigger output for one input trigger number. The view shows the trigger's multicycle
+// level (H5.4.4: asserted while the condition holds); the target gets one trigger_event call
+// each time the trigger is asserted: when the level rises, and again for each new event while
+// it stays high (retrigger).
+class cti_trigger_output : public optional_port<cti_trigger_if>
+{
+  public:
+    cti_trigger_output(const char *name, unsigned trigger);
+    void write(bool level);
+    // Another trigger event while the level is already high (e.g. a second counter overflow).
+    void retrigger();
+    bool read() const { return level_; }
+    unsigned trigger() const { return trigger_; }
+    const signal_view &view() const { return view_; }
+    void deliver_if_high();
+
+  private:
+    unsigned trigger_;
+    bool level_ = false;
+    bool delivered_ = false; // the target got the event of the current assertion
+    signal_view view_;
+};
+
+// A Profiling exception request output. The view shows `pending`.
+class exception_request_output : public optional_port<exception_request_if>
+{
+  public:
+    explicit exception_request_output(const char *name);
+    void write(bool pending, unsigned target_el);
+    bool pending() const { return pending_; }
+    const unsigned &target_el() const { return target_el_; }
+    const signal_view &view() const { return view_; }
+    void deliver_if_high();
+
+  private:
+    bool pending_ = false;
+    unsigned target_el_ = 0;
+    bool delivered_ = false; // the target got the current request
+    signal_view view_;
+};
+
+// Generated events to an observer. No view (the events are counts, not lines).
+class generated_event_output : public optional_port<generated_event_if>
+{
+  public:
+    explicit generated_event_output(const char *name);
+    void write(uint16_t event, uint64_t count);
+};
+
+} // namespace pmtrace
+
+#endif

@@ -1,0 +1,36 @@
+// cycle_clock.cpp - simulated time to processor cycles.
+#include "pmtrace/systemc/cycle_clock.h"
+
+namespace pmtrace
+{
+
+cycle_clock::cycle_clock(const sc_core::sc_time &period)
+    : period_(period), period_units_(period.value() ? period.value() : 1),
+      last_cycle_(UINT64_MAX / period_units_), next_edge_(period_units_)
+{
+}
+
+// Called when t reaches the end of the next cycle. The common case under temporal decoupling -
+// one cycle ended since the last call - needs no division.
+uint64_t cycle_clock::advance_slow(uint64_t t)
+{
+    if (cycles_ >= last_cycle_)
+        return 0; // the end of time
+    uint64_t beyond = t - next_edge_;
+    uint64_t passed = beyond < period_units_ ? 1 : beyond / period_units_ + 1;
+    cycles_ += passed;
+    synced_ = t;
+    // The end of the next cycle; saturates at the end of time.
+    next_edge_ = cycles_ >= last_cycle_ ? UINT64_MAX : (cycles_ + 1) * period_units_;
+    return passed;
+}
+
+bool cycle_clock::end_of_cycle(uint64_t cycle, sc_core::sc_time &when) const
+{
+    if (cycle > last_cycle_)
+        return false;
+    when = sc_core::sc_time::from_value(cycle * period_units_);
+    return true;
+}
+
+} // namespace pmtrace
