@@ -38,7 +38,8 @@ pmt_status pmt_pmu_set_spe_state(pmt_pe *pe, bool pmblimitr_e, bool pmblimitr_pm
  * bytes (8 only for a 64-bit register in the EXT64 layout). `from` is the Security state of the
  * access (Root is the Most secure access when FEAT_RME exists, else Secure when EL3 exists).
  * `memory_mapped` says the access comes through the memory-mapped interface, where the software
- * lock (PMLAR) applies. Reads have no side effects.
+ * lock (PMLAR) applies. Reads have no side effects, except a read of PMPCSR[31:0] (or of all of
+ * PMPCSR), which samples the PC as Read_PMPCSR says (pmt_pcsample.h).
  */
 pmt_ext_status pmt_pmu_ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pmt_security from,
                                 bool memory_mapped, uint64_t *value);
