@@ -84,9 +84,8 @@ size_t sw_stat_format(const sw_stat_result *res, char *buf, size_t size)
     char num[40], reg[32], raw[16];
     if (buf && size)
         buf[0] = '\0';
-    sw_app_add(buf, size, &len,
-               "\n Performance counter stats (FEAT_PMUv3 PMUVer %u, %u counters):\n\n", res->pmuver,
-               res->num_counters);
+    sw_app_add(buf, size, &len, "\n Performance counter stats (FEAT_%s, %u counters):\n\n",
+               sw_pmu_version_name(res->pmuver), res->num_counters);
     for (unsigned i = 0; i < res->num; i++) {
         const sw_stat_counter *c = &res->counters[i];
         const char *name = sw_event_name(c->event);

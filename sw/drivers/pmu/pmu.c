@@ -91,6 +91,22 @@ static void enable_intens(sw_pmu *pmu, uint64_t mask)
 
 /* ---- events --------------------------------------------------------------------------------- */
 
+const char *sw_pmu_version_name(unsigned pmuver)
+{
+    switch (pmuver) {
+    case SW_PMUVER_NI: return "no PMU";
+    case SW_PMUVER_IMP: return "PMUv3";
+    case SW_PMUVER_V3P1: return "PMUv3p1";
+    case SW_PMUVER_V3P4: return "PMUv3p4";
+    case SW_PMUVER_V3P5: return "PMUv3p5";
+    case SW_PMUVER_V3P7: return "PMUv3p7";
+    case 0x8: return "PMUv3p8";
+    case 0x9: return "PMUv3p9";
+    case SW_PMUVER_IMPDEF: return "IMPLEMENTATION DEFINED PMU";
+    default: return "PMUv3 (later version)";
+    }
+}
+
 bool sw_pmu_has_long_event(const sw_pmu *pmu)
 {
     return pmu->pmuver >= SW_PMUVER_V3P5 && pmu->pmuver != SW_PMUVER_IMPDEF;

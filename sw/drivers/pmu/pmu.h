@@ -101,6 +101,8 @@ int sw_pmu_stop(sw_pmu *pmu);
 /* armv8pmu_handle_irq, as an sw_irq_handler (arg: the sw_pmu): SW_IRQ_HANDLED or SW_IRQ_NONE. */
 int sw_pmu_handle_irq(unsigned intid, void *pmu);
 
+/* "PMUv3", "PMUv3p1" ... for a PMUVer value. */
+const char *sw_pmu_version_name(unsigned pmuver);
 /* The event is a chained pair (armv8pmu_event_is_chained). */
 bool sw_pmu_event_is_chained(const sw_pmu *pmu, const sw_pmu_event *event);
 /* PMCEID lists the common event (0x0000..0x003F, 0x4000..0x403F). */
