@@ -5,12 +5,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-int sw_app_run_workload(const hal *h, const sw_workload *w, uint64_t *pieces, const bool *stop)
+int sw_app_run_workload(const hal *h, const sw_workload *w, uint64_t *pieces)
 {
     hal_work piece;
     int ret = SW_OK;
     hal_irq_enable(h);
-    while (!(stop && *stop) && w->next(w->arg, &piece)) {
+    while (w->next(w->arg, &piece)) {
         hal_status s = hal_run(h, &piece);
         if (pieces)
             (*pieces)++;

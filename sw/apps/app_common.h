@@ -4,9 +4,9 @@
 
 #include "apps.h"
 
-/* Runs the workload piece by piece with IRQs unmasked; counts the pieces. SW_EIO when the HAL
- * refuses a piece. If stop is given, the run ends early once *stop is true. */
-int sw_app_run_workload(const hal *h, const sw_workload *w, uint64_t *pieces, const bool *stop);
+/* Runs the workload piece by piece with IRQs unmasked; counts the pieces (pieces may be NULL).
+ * SW_EIO when the HAL refuses a piece. */
+int sw_app_run_workload(const hal *h, const sw_workload *w, uint64_t *pieces);
 
 /* snprintf at buf + *len, adding the length it wanted to *len (buf may be NULL). */
 #if defined(__GNUC__)

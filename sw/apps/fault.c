@@ -136,7 +136,7 @@ int sw_fault_run(const sw_env *env, const sw_fault_config *cfg, const sw_workloa
     ret = restart_at(&c, c.base) ? SW_OK : sw_trbe_status(&c.trbe);
     if (!ret) {
         sw_trbe_write_trfcr(&c.trbe, PMT_MASK(TRFCR_EL1, E0TRE) | PMT_MASK(TRFCR_EL1, E1TRE));
-        ret = sw_app_run_workload(env->h, w, NULL, NULL);
+        ret = sw_app_run_workload(env->h, w, NULL);
     }
     sw_trbe_write_trfcr(&c.trbe, 0);
     sw_trbe_irq_info info;

@@ -66,7 +66,7 @@ int sw_record_run(const sw_env *env, const sw_record_config *cfg, const sw_workl
         ret = sw_pmu_start(&pmu);
     }
     if (!ret)
-        ret = sw_app_run_workload(env->h, w, NULL, NULL);
+        ret = sw_app_run_workload(env->h, w, NULL);
     (void)sw_pmu_stop(&pmu);
     if (ev.idx >= 0) {
         res->count = sw_pmu_read(&pmu, &ev);

@@ -52,7 +52,7 @@ int sw_stat_run(const sw_env *env, const sw_stat_config *cfg, const sw_workload 
     }
     ret = sw_pmu_start(&pmu);
     if (!ret)
-        ret = sw_app_run_workload(env->h, w, &res->pieces, NULL);
+        ret = sw_app_run_workload(env->h, w, &res->pieces);
     (void)sw_pmu_stop(&pmu);
     for (unsigned i = 0; i < cfg->num_events; i++)
         if (res->counters[i].counted) {

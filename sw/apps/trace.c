@@ -193,7 +193,7 @@ int sw_trace_run(const sw_env *env, const sw_trace_config *cfg, const sw_workloa
     if (!ret) {
         /* The trace unit's driver allows trace where the session wants it. */
         sw_trbe_write_trfcr(&c.trbe, trace_filter(cfg));
-        ret = sw_app_run_workload(env->h, w, NULL, NULL);
+        ret = sw_app_run_workload(env->h, w, NULL);
     }
     /* The end of the session: the trace unit stops, then the buffer is collected. */
     sw_trbe_write_trfcr(&c.trbe, 0);

@@ -491,3 +491,71 @@ TEST_F(Fault, GivesUpAfterMaxRecoveries)
 }
 
 } // namespace
+
+namespace
+{
+
+// Bad input is answered, never fatal.
+TEST_F(Apps, BadArgumentsAreRefused)
+{
+    make();
+    sw_env e = env();
+    sw_workload w = make_loop(1);
+    sw_stat_result sr;
+    sw_stat_config sc{};
+    sc.num_events = SW_STAT_MAX_EVENTS + 1;
+    EXPECT_EQ(sw_stat_run(&e, &sc, &w, &sr), SW_EINVAL);
+    EXPECT_EQ(sw_stat_run(nullptr, &sc, &w, &sr), SW_EINVAL);
+    EXPECT_EQ(sw_stat_run(&e, &sc, &w, nullptr), SW_EINVAL);
+    sw_record_config rc{};
+    rc.event = PMT_EV_INST_RETIRED; // period 0
+    sw_record_result rr;
+    EXPECT_EQ(sw_record_run(&e, &rc, &w, &rr), SW_EINVAL);
+    sw_trace_config tc = trace_config(2); // a reserved buffer mode
+    sw_trace_result tr;
+    EXPECT_EQ(sw_trace_run(&e, &tc, &w, &tr), SW_EINVAL);
+    tc = trace_config(PMT_TRBLIMITR_FM_FILL);
+    tc.base = BUF + 0x10; // not page aligned: the driver refuses the buffer
+    EXPECT_EQ(sw_trace_run(&e, &tc, &w, &tr), SW_EINVAL);
+    sw_fault_config fc{};
+    sw_fault_result fr;
+    EXPECT_EQ(sw_fault_run(&e, &fc, &w, &fr), SW_EINVAL); // size 0
+    char small[8];
+    EXPECT_GT(sw_stat_format(&sr, small, sizeof small), sizeof small); // truncated, terminated
+    EXPECT_EQ(std::strlen(small), sizeof small - 1);
+    EXPECT_GT(sw_stat_format(&sr, nullptr, 0), 0u);
+}
+
+// The trace app on a PE without FEAT_TRBE: ENODEV, nothing else happens.
+TEST_F(Apps, TraceWithoutTrbeIsNoDevice)
+{
+    cfg.pe.trbe.feat_trbe = false;
+    make();
+    sw_env e = env();
+    sw_workload w = trace_loop(2, 64);
+    sw_trace_config tc = trace_config(PMT_TRBLIMITR_FM_FILL);
+    sw_trace_result tr;
+    EXPECT_EQ(sw_trace_run(&e, &tc, &w, &tr), SW_ENODEV);
+    EXPECT_EQ(tr.status, SW_ENODEV);
+}
+
+TEST(HalCore, BadConfigurationsAreRefused)
+{
+    hal_core_config c = hal_core_config_default();
+    c.pe.num_counters = 40;
+    std::string why;
+    c.user = &why;
+    c.log = [](void *u, const char *m) { *static_cast<std::string *>(u) = m; };
+    EXPECT_EQ(hal_core_create(&c), nullptr);
+    EXPECT_FALSE(why.empty());
+    c = hal_core_config_default();
+    c.kernel_el = 3;
+    EXPECT_EQ(hal_core_create(&c), nullptr);
+    c = hal_core_config_default();
+    c.ram_size = 0;
+    EXPECT_EQ(hal_core_create(&c), nullptr);
+    EXPECT_EQ(hal_core_create(nullptr), nullptr);
+    hal_core_destroy(nullptr);
+}
+
+} // namespace
