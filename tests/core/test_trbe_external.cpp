@@ -300,4 +300,29 @@ TEST_F(TrbeExternal, NoCtiTriggersWithoutFeatTrbeExt)
     EXPECT_TRUE(cti.empty());
 }
 
+// RWMPMV: the Manual Stop event comes first, then the accepted bytes are written with padding:
+// padding that reaches the Limit in Fill mode leaves the Manual Stop syndrome (BSC 0b000011).
+TEST_F(TrbeExternal, RWMPMV_ManStopEventBeforeThePaddedWrite)
+{
+    cfg.trbe.feat_trbe_ext = true;
+    cfg.trbe.flush_pad = true;
+    make_trbe();
+    state([](pmt_pe_state &s) { s.self_hosted_trace_disabled = true; });
+    ASSERT_EQ(pmt_trbe_ext_write(pe, 0x00, 8, PMT_SS_SECURE, BASE), PMT_EXT_OK);       // TRBBASER
+    ASSERT_EQ(pmt_trbe_ext_write(pe, 0x08, 8, PMT_SS_SECURE, LIMIT - 64), PMT_EXT_OK); // TRBPTR
+    ASSERT_EQ(pmt_trbe_ext_write(pe, 0x28, 8, PMT_SS_SECURE, 1u << 10), PMT_EXT_OK);   // TRBMAR
+    ASSERT_EQ(pmt_trbe_ext_write(pe, 0x10, 8, PMT_SS_SECURE,
+                                 LIMIT | PMT_MASK(TRBLIMITR, XE) | PMT_PUT(TRBLIMITR, TM, 3)),
+              PMT_EXT_OK);
+    ASSERT_TRUE(status().running);
+    trace(10);
+    ASSERT_EQ(pmt_trbe_ext_write(pe, 0x38, 8, PMT_SS_SECURE, 1), PMT_EXT_OK); // TRBCR.ManStop
+    uint64_t v = 0;
+    ASSERT_EQ(pmt_trbe_ext_read(pe, 0x18, 8, PMT_SS_SECURE, &v), PMT_EXT_OK); // TRBSR_EL1
+    EXPECT_EQ(TRBSR_F(v, EC), 0u);
+    EXPECT_EQ(v & 0x3F, PMT_TRBSR_BSC_MANUAL_STOP);
+    EXPECT_EQ(TRBSR_F(v, S), 1u);
+    EXPECT_TRUE(holds(LIMIT - 64, 0, 10)); // the accepted bytes were written
+}
+
 } // namespace

@@ -410,4 +410,17 @@ TEST_F(TrbeFaults, RGTMJD_LaterAsynchronousEventsDoNotReplaceTheFirst)
     EXPECT_EQ(TRBSR_F(s, MSS), PMT_TRBSR_BSC_FULL);
 }
 
+// RLYHGV, RYCPZX: TopLevel and AssuredOnly are stage 2 Permission fault information; for a
+// stage 1 Permission fault TRBSR_EL1.MSS2 keeps them 0 (D24.4.7: RES0 unless EC 0x25).
+TEST_F(TrbeFaults, RYCPZX_Stage1PermissionFaultLeavesTopLevelAndAssuredOnlyZero)
+{
+    make_trbe();
+    pmt_trbe_fault f{PMT_TRBE_FAULT_PERMISSION, 1, 3, true, true, false, false};
+    faults.push_back({BASE, LIMIT, f});
+    program_fill();
+    trace(64);
+    EXPECT_EQ(TRBSR_F(sr(), EC), PMT_TRBSR_EC_STAGE1_ABORT);
+    EXPECT_EQ(TRBSR_F(sr(), MSS2), 0u);
+}
+
 } // namespace

@@ -368,10 +368,37 @@ TEST_F(TrbeWrite, RMSPSD_OutOfRangePointersWriteNothing)
     }
 }
 
-// RJWWWM, RMGZWR: a misaligned pointer that is not a restart value: the write takes an
-// Alignment fault (EC 0x24, FSC 0x21), TRBPTR_EL1 the faulting address.
+// RHXZZM, ISFTPM: a misaligned restart value read after TSB CSYNC and written back after a
+// context switch (another buffer used in between) restarts without an Alignment fault.
+TEST_F(TrbeWrite, RHXZZM_ContextSwitchedRestartValueRestarts)
+{
+    make_trbe();
+    program_fill();
+    trace(10);
+    csync();
+    wr(PMT_REG_TRBLIMITR_EL1, 0);
+    uint64_t saved = rd(PMT_REG_TRBPTR_EL1);
+    ASSERT_EQ(saved, BASE + 10);
+    program(BASE + 0x2000, LIMIT, BASE + 0x2000, PMT_TRBLIMITR_FM_FILL, PMT_TRBLIMITR_TM_IGNORE);
+    trace(64); // another context
+    wr(PMT_REG_TRBLIMITR_EL1, 0);
+    wr(PMT_REG_TRBSR_EL1, 0);
+    wr(PMT_REG_TRBBASER_EL1, BASE);
+    wr(PMT_REG_TRBPTR_EL1, saved);
+    wr(PMT_REG_TRBLIMITR_EL1,
+       LIMIT | PMT_MASK(TRBLIMITR, E) | PMT_PUT(TRBLIMITR, TM, PMT_TRBLIMITR_TM_IGNORE));
+    trace(64);
+    csync();
+    EXPECT_EQ(sr(), 0u);
+    EXPECT_EQ(ptr(), BASE + 10 + 64);
+    EXPECT_FALSE(logged("RJWWWM"));
+}
+
+// RJWWWM, RMGZWR with misaligned_ptr_fault: a misaligned pointer that is not the value the unit
+// left: the write takes an Alignment fault (EC 0x24, FSC 0x21), TRBPTR_EL1 the faulting address.
 TEST_F(TrbeWrite, RJWWWM_MisalignedPointerTakesAnAlignmentFault)
 {
+    cfg.trbe.misaligned_ptr_fault = true;
     make_trbe();
     program_fill(BASE + 8);
     EXPECT_TRUE(logged("RJWWWM"));

@@ -64,6 +64,11 @@ typedef struct pmt_trbe_config {
                                          TRBLIMITR (other than one clearing E/XE), TRBTRG,
                                          TRBSR_ELx, TRBMAR while enabled are ignored; default false
                                          (they take effect); either way one log line names RDJMDD */
+    bool misaligned_ptr_fault;        /* a misaligned TRBPTR_EL1 written by software other than the
+                                         value the unit left takes an Alignment fault when trace arrives
+                                         (RJWWWM, RMGZWR); default false: every misaligned value is a
+                                         restart value (RHXZZM, ISFTPM: a context switch restores values
+                                         left in another context) */
     bool flush_pad;       /* a flush (TSB CSYNC, ManStop, trigger) completes a partly filled
                              alignment unit with pad_byte, so TRBPTR_EL1 stays aligned; default false
                              (the bytes are written as they are and TRBPTR_EL1 may be misaligned, a

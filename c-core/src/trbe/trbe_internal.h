@@ -84,5 +84,7 @@ void trbe_cti(pmt_pe *pe, unsigned trigger);
 
 /* trbe_write.c: the write path. */
 void trbe_drain(pmt_pe *pe); /* writes the bytes accepted and not yet written */
+/* The same, also after collection stopped (the Manual Stop event comes first, RWMPMV). */
+void trbe_write_accepted(pmt_pe *pe, bool even_if_stopped);
 
 #endif

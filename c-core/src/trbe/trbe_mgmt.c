@@ -99,8 +99,10 @@ void trbe_report_fault(pmt_pe *pe, uint64_t va, const pmt_trbe_fault *f)
         bool s2 = f->stage == 2 && f->kind != PMT_TRBE_FAULT_GPF;
         ec = s2 ? PMT_TRBSR_EC_STAGE2_ABORT : PMT_TRBSR_EC_STAGE1_ABORT;
         fsc = encode_fsc(f);
+        /* TopLevel and AssuredOnly are stage 2 Permission fault information (RLYHGV, RYCPZX;
+         * RES0 otherwise, D24.4.7). */
         if (f->kind == PMT_TRBE_FAULT_PERMISSION)
-            mss2 = (uint64_t)f->toplevel << 8 | (uint64_t)f->assuredonly << 7 |
+            mss2 = (uint64_t)(s2 && f->toplevel) << 8 | (uint64_t)(s2 && f->assuredonly) << 7 |
                    (uint64_t)f->overlay << 6 | (uint64_t)f->dirtybit << 5;
     }
     unsigned el = trbe_report_el(pe, ec, fsc);
@@ -154,13 +156,18 @@ static void trigger_flush_complete(pmt_pe *pe)
     }
 }
 
-/* TRBCRManStopWrite on completion of the flush (RWMPMV): the accepted bytes are written (with
- * padding when configured), then the event with BSC Manual Stop, even when collection was
- * already stopped (IYBKZD). */
+/* TRBCRManStopWrite on completion of the flush (RWMPMV): the event with BSC Manual Stop, even
+ * when collection was already stopped (IYBKZD); after it, the accepted bytes are written (with
+ * padding when configured). */
 static void manstop_flush_complete(pmt_pe *pe)
 {
-    trbe_drain(pe);
+    struct pmt_trbe_regs *t = &pe->st.trbe;
+    uint32_t accepted = pe->trbe_running ? t->nbuf : 0;
+    t->nbuf = 0; /* kept through the event, which stops collection */
     trbe_other_event(pe, PMT_TRBSR_BSC_MANUAL_STOP);
+    t->nbuf = accepted;
+    trbe_write_accepted(pe, true);
+    trbe_update(pe);
 }
 
 static void flush_complete(pmt_pe *pe)

@@ -290,9 +290,12 @@ static void write_ptr(pmt_pe *pe, uint64_t v)
         t->nbuf = 0;
     }
     if (v & (trbe_unit(pe) - 1)) {
-        /* A misaligned value is fine if it is the value the unit left (a restart or fault value,
-         * RHXZZM, RXZWXQ) written back; otherwise RJWWWM and, when trace arrives, RMGZWR. */
-        if (v != t->ptr) {
+        /* A misaligned value is a restart or fault value (RHXZZM, RXZWXQ) when the unit left it,
+         * maybe in another context (ISFTPM): software may write it back unchanged. The model
+         * cannot know where a value came from, so it takes every misaligned value as a restart
+         * value, unless misaligned_ptr_fault asks it to treat any value other than the one the
+         * unit left as RJWWWM, with an Alignment fault when trace arrives (RMGZWR). */
+        if (pe->cfg.trbe.misaligned_ptr_fault && v != t->ptr) {
             pe_log(pe,
                    "TRBE: TRBPTR_EL1 = 0x%llx is misaligned (TRBIDR_EL1.Align = %u) and not a "
                    "restart value (RJWWWM): reads return it; a write there takes an Alignment "

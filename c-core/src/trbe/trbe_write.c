@@ -320,8 +320,13 @@ pmt_status pmt_trbe_trace(pmt_pe *pe, const uint8_t *bytes, size_t n, size_t *ac
  * set. Nothing is buffered unless the unit is running (trbe_update discards otherwise). */
 void trbe_drain(pmt_pe *pe)
 {
+    trbe_write_accepted(pe, false);
+}
+
+void trbe_write_accepted(pmt_pe *pe, bool even_if_stopped)
+{
     struct pmt_trbe_regs *t = &pe->st.trbe;
-    if (!t->nbuf || !pe->trbe_running)
+    if (!t->nbuf || (!pe->trbe_running && !even_if_stopped))
         return;
     size_t len = t->nbuf;
     if (pe->cfg.trbe.flush_pad) {
