@@ -1,0 +1,20 @@
+/* app_common.h - helpers the apps share (internal to sw/apps). */
+#ifndef PMTRACE_SW_APP_COMMON_H
+#define PMTRACE_SW_APP_COMMON_H
+
+#include "apps.h"
+
+/* Runs the workload piece by piece with IRQs unmasked; counts the pieces (pieces may be NULL).
+ * SW_EIO when the HAL refuses a piece. */
+int sw_app_run_workload(const hal *h, const sw_workload *w, uint64_t *pieces);
+
+/* snprintf at buf + *len, adding the length it wanted to *len (buf may be NULL). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+void sw_app_add(char *buf, size_t size, size_t *len, const char *fmt, ...);
+
+/* 1234567 -> "1,234,567" */
+void sw_app_grouped(uint64_t v, char *out, size_t size);
+
+#endif
