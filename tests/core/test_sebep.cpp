@@ -493,4 +493,48 @@ TEST_F(Sebep, SaveRestoreKeepsPpend)
     EXPECT_TRUE(state().ppend);
 }
 
+// IGMXLL, RBKHSW: the priority of the asynchronous PMU exception among asynchronous exceptions is
+// IMPLEMENTATION DEFINED and the CPU's: when it takes an IRQ first, the PMU exception is masked
+// at the handler (PSTATE.PM = 1), and pending again after the return.
+TEST_F(Sebep, RBKHSW_AsynchronousExceptionPreemptedByAnIrqIsPendingAfterTheReturn)
+{
+    sync_counter(0, PMT_EV_INST_RETIRED, false); // asynchronous mode
+    pmt_pe_state el0 = el_state(0, false);
+    ASSERT_EQ(pmt_pe_set_state(pe, &el0), PMT_OK);
+    count(PMT_EV_INST_RETIRED, 1);
+    ASSERT_TRUE(state().pending);
+    pmt_pe_state handler = el_state(1, true);
+    ASSERT_EQ(pmt_pmu_exception_entry(pe, &handler, nullptr), PMT_OK); // the IRQ is taken first
+    EXPECT_FALSE(state().pending);
+    ASSERT_EQ(pmt_pmu_exception_return(pe, false, &el0, 0x800, nullptr), PMT_OK);
+    EXPECT_TRUE(state().pending);
+    EXPECT_EQ(state().target_el, 1);
+}
+
+// IGQSRL, RLSGJD: when a precise exception is taken the instruction counter and the counters of
+// at-retirement events are precise: at the synchronous exception's entry PMICNTR_EL0 holds every
+// instruction counted so far, lazily accumulated counts included.
+TEST_F(Sebep, RLSGJD_CountersArePreciseAtTheExceptionEntry)
+{
+    cfg.feat_icntr = true;
+    remake();
+    enable_exception();
+    wr(PMT_REG_PMICFILTR_EL0, PMT_MASK(PMEVTYPER, NSH));
+    wr(PMT_REG_PMICNTR_EL0, 0);
+    wr(PMT_REG_PMCNTENSET_EL0, F0);
+    sync_counter(0);
+    wr(PMT_REG_PMEVCNTR_EL0, ~uint64_t{0} - 41, 0); // overflows at the 42nd instruction
+    bool due = false;
+    uint64_t pc = 0x1000;
+    for (int i = 0; i < 100 && !due; i++, pc += 4) {
+        count(PMT_EV_INST_RETIRED, 1);
+        due = retire(pc);
+    }
+    ASSERT_TRUE(due);
+    pmt_pe_state handler = el_state(1, true);
+    ASSERT_EQ(pmt_pmu_exception_entry(pe, &handler, nullptr), PMT_OK);
+    EXPECT_EQ(rd(PMT_REG_PMICNTR_EL0), 42u);
+    EXPECT_EQ(rd(PMT_REG_PMIAR_EL1), 0x1000u + 41 * 4);
+}
+
 } // namespace
