@@ -146,8 +146,9 @@ enum pmu_range { PMU_R1 = 1, PMU_R2 = 2, PMU_R3 = 3 };
 unsigned pmu_effective_epmn(const pmt_pe *pe);
 unsigned pmu_effective_hpmn(const pmt_pe *pe);
 enum pmu_range pmu_counter_range(const pmt_pe *pe, unsigned idx);
-unsigned pmu_counters_accessible(const pmt_pe *pe); /* GetNumEventCountersAccessible */
-unsigned pmu_counters_selfhosted(const pmt_pe *pe); /* GetNumEventCountersSelfHosted */
+unsigned pmu_counters_accessible(const pmt_pe *pe);     /* GetNumEventCountersAccessible */
+unsigned pmu_counters_selfhosted(const pmt_pe *pe);     /* GetNumEventCountersSelfHosted */
+bool pmu_global_enable(const pmt_pe *pe, unsigned idx); /* PMCR.E, MDCR_EL2.HPME, PMCCR.EPME */
 bool pmu_count_events(const pmt_pe *pe, unsigned idx, bool unattributable); /* CountPMUEvents */
 unsigned pmu_overflow_bit(const pmt_pe *pe, unsigned idx);                  /* 32 or 64 */
 

@@ -162,12 +162,7 @@ static struct pmu_sync_conditions sync_conditions(const pmt_pe *pe)
     struct pmu_sync_conditions c = {0, pe->st.pmu.ovs, exception_unmasked(pe, NULL)};
     for (uint64_t m = pe->st.pmu.inten & pe->impl_mask; m; m &= m - 1) {
         unsigned idx = (unsigned)__builtin_ctzll(m);
-        bool global_en = idx >= PMT_CYCLE_COUNTER_ID || pmu_counter_range(pe, idx) == PMU_R1
-                             ? PMT_GET(PMCR, E, pe->st.pmu.pmcr)
-                         : pmu_counter_range(pe, idx) == PMU_R2
-                             ? MDCR2(HPME)
-                             : PMT_GET(PMCCR, EPME, pe->st.pmu.pmccr);
-        if (global_en && (pe->st.pmu.cnten >> idx & 1) && pmu_sync_mode(pe, idx))
+        if (pmu_global_enable(pe, idx) && (pe->st.pmu.cnten >> idx & 1) && pmu_sync_mode(pe, idx))
             c.eligible |= UINT64_C(1) << idx;
     }
     return c;

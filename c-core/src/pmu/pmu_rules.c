@@ -83,6 +83,17 @@ unsigned pmu_overflow_bit(const pmt_pe *pe, unsigned idx)
     }
 }
 
+/* The global enable of a counter's range: PMCR_EL0.E, MDCR_EL2.HPME or PMCCR.EPME (the cycle
+ * and instruction counters are in the first range). */
+bool pmu_global_enable(const pmt_pe *pe, unsigned idx)
+{
+    switch (pmu_counter_range(pe, idx)) {
+    case PMU_R1: return PMCR(E);
+    case PMU_R2: return MDCR2(HPME);
+    default: return PMT_GET(PMCCR, EPME, pe->st.pmu.pmccr);
+    }
+}
+
 /* CheckPMUOverflowCondition. */
 bool pmu_overflow_condition(const pmt_pe *pe, enum pmu_ovf_reason reason, bool r1, bool r2, bool r3)
 {
@@ -98,24 +109,11 @@ bool pmu_overflow_condition(const pmt_pe *pe, enum pmu_ovf_reason reason, bool r
     for (unsigned idx = 0; idx < pe->cfg.num_counters; idx++) {
         if (!(ovsf >> idx & 1))
             continue;
-        bool keep, global_en;
-        switch (pmu_counter_range(pe, idx)) {
-        case PMU_R1:
-            keep = r1;
-            global_en = PMCR(E);
-            break;
-        case PMU_R2:
-            keep = r2;
-            global_en = MDCR2(HPME);
-            break;
-        default:
-            keep = r3;
-            global_en = PMT_GET(PMCCR, EPME, r->pmccr);
-            break;
-        }
+        enum pmu_range range = pmu_counter_range(pe, idx);
+        bool keep = range == PMU_R1 ? r1 : range == PMU_R2 ? r2 : r3;
         if (exclude_sync && pmu_sync_mode(pe, idx))
             keep = false;
-        if (check_e && !global_en)
+        if (check_e && !pmu_global_enable(pe, idx))
             keep = false;
         if (keep)
             return true;
@@ -199,12 +197,7 @@ bool pmu_count_events(const pmt_pe *pe, unsigned idx, bool unattributable)
         return false;
 
     enum pmu_range range = pmu_counter_range(pe, idx);
-    bool global_en;
-    switch (range) {
-    case PMU_R1: global_en = PMCR(E); break;
-    case PMU_R2: global_en = MDCR2(HPME); break;
-    default: global_en = PMT_GET(PMCCR, EPME, r->pmccr); break;
-    }
+    bool global_en = pmu_global_enable(pe, idx);
     bool counter_en = r->cnten >> idx & 1;
     /* A counter with SYNC = 1 counting an event that is not a synchronous event does not
      * count (FEAT_SEBEP, CountPMUEvents). */
