@@ -1,0 +1,160 @@
+// cpu.h - a host-driven CPU: an SC_THREAD that runs sw/ software (drivers, apps) through the HAL
+// of sw/hal/hal.h, backed by the SystemC platform.
+//
+// The HAL's calls become transactions and calls into the platform:
+// - system registers: the CPU's own (CurrentEL, MPIDR_EL1, ID_AA64DFR0/1_EL1), the GIC CPU
+//   interface for the ICC_* encodings, and the PE model's sysreg export for the rest, with the
+//   CPU's local time offset;
+// - MMIO: b_transport through the initiator socket (into the router) with the local offset as the
+//   delay; mem_read: transport_dbg (virtual = physical: no MMU in this CPU);
+// - run: retired instructions and other events go to the PE model's event export at the local
+//   offset; cycles advance the local time by cycles x clock period. A tlm_quantumkeeper decouples
+//   the CPU and syncs (wait) at quantum boundaries;
+// - interrupts: the GIC's IRQ output for this CPU drives `irq`. While it is high and PSTATE.I is
+//   clear, the CPU runs the registered entry at a HAL call boundary, with PSTATE.I set and at the
+//   software's Exception level.
+//
+// An optional `peek` function (the platform sets it from the PE model) tells how many events of a
+// kind may pass before the PMU does something visible, after counting the cycles up to the CPU's
+// local time. With it, work is reported in steps that end at each overflow, so interrupts are
+// taken at the exact count (as the core HAL does); without it, a piece of work is reported whole.
+//
+// The interface is kept narrow on purpose: the next CPU, an instruction-set simulator, binds the
+// same ports and export and replaces this module alone.
+#ifndef PMTRACE_PLATFORM_CPU_H
+#define PMTRACE_PLATFORM_CPU_H
+
+#include <pmtrace/platform/gic_cpu_interface.h>
+#include <pmtrace/platform/signal_if.h>
+#include <pmtrace/systemc/cpu_if.h>
+
+#include <cstdint>
+#include <functional>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "hal/hal.h"
+
+namespace pmtrace::platform
+{
+
+struct cpu_config {
+    sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);
+    // The global quantum (tlm_global_quantum) the CPU sets at construction.
+    sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
+    // MPIDR_EL1 (Aff0 = CPU number) and the ID registers the drivers probe (the platform copies
+    // them from the PE model).
+    uint64_t mpidr = 0;
+    uint64_t id_aa64dfr0 = 0;
+    uint64_t id_aa64dfr1 = 0;
+    // The software's state: Non-secure EL1, EL2 enabled when EL2 exists.
+    bool have_el2 = true;
+    bool have_el3 = true;
+    // Before the software runs, do what EL3 and EL2 firmware do: MDCR_EL3 (EnPM2 with PMUv3p9),
+    // MDCR_EL2.HPMN = num_counters (the kernel gets every counter).
+    bool firmware = true;
+    unsigned num_counters = 6;
+    bool pmuv3p9 = false;
+    // PL011 data register for console_write; 0: console output dropped.
+    uint64_t uart_base = 0;
+    // Interrupts taken back to back at one boundary before the CPU gives up (a handler that does
+    // not clear its source).
+    unsigned irq_storm_limit = 64;
+    // Stop the simulation (sc_stop) when the program returns.
+    bool stop_at_end = true;
+};
+
+struct cpu_stats {
+    uint64_t irqs_taken = 0;
+    uint64_t irq_storms = 0;
+    uint64_t instructions = 0;
+    uint64_t cycles = 0;
+    uint64_t sysreg_accesses = 0;
+    uint64_t mmio_accesses = 0;
+    uint64_t bus_errors = 0;
+    uint64_t trace_dropped = 0; // trace bytes of work with no trace buffer to take them
+    uint64_t syncs = 0;         // quantum keeper synchronisations
+};
+
+class cpu : public sc_core::sc_module, public level_if
+{
+  public:
+    // Everything the CPU reaches: the bus, and the PE model's exports.
+    tlm_utils::simple_initiator_socket<cpu> bus;
+    sc_core::sc_port<pmtrace::sysreg_if> sysreg;
+    sc_core::sc_port<pmtrace::pmu_event_if> events;
+    sc_core::sc_port<pmtrace::pe_state_if> state;
+    // The IRQ input (bind the GIC's irq output for this CPU here).
+    sc_core::sc_export<level_if> irq;
+
+    using program = std::function<void(const hal *h)>;
+    using peek_function = std::function<uint64_t(uint16_t event, const sc_core::sc_time &offset)>;
+
+    cpu(const sc_core::sc_module_name &name, const cpu_config &config = cpu_config());
+
+    // The GIC CPU interface the ICC_* system registers go to (none: they are UNDEFINED).
+    void set_cpu_interface(gic_cpu_interface *icc) { icc_ = icc; }
+    void set_peek(peek_function peek) { peek_ = std::move(peek); }
+    void set_id_registers(uint64_t dfr0, uint64_t dfr1)
+    {
+        config_.id_aa64dfr0 = dfr0;
+        config_.id_aa64dfr1 = dfr1;
+    }
+    // What the CPU runs once simulation starts (before, or the CPU idles).
+    void set_program(program p) { program_ = std::move(p); }
+
+    const hal *hal_handle() const { return &hal_; }
+    bool finished() const { return finished_; }
+    const cpu_stats &stats() const { return stats_; }
+    const cpu_config &config() const { return config_; }
+    // The CPU's time: sc_time_stamp() plus its local offset.
+    sc_core::sc_time local_time() const { return qk_.get_current_time(); }
+    bool irq_level() const { return irq_level_; }
+
+    // level_if: the GIC's IRQ output.
+    void set_level(bool level) override;
+
+    // The HAL calls (sw/hal/hal.h).
+    hal_status sysreg_read(hal_sysreg reg, uint64_t &value);
+    hal_status sysreg_write(hal_sysreg reg, uint64_t value);
+    void barrier();
+    hal_status mmio(bool write, uint64_t pa, unsigned size, uint64_t &value);
+    hal_status mem_read(uint64_t va, void *dst, size_t n);
+    bool irq_mask(bool masked);
+    bool wait_for_interrupt();
+    void set_irq_entry(hal_irq_entry entry, void *arg);
+    hal_status run(const hal_work &work);
+    void console_write(const char *text, size_t n);
+
+  private:
+    void main();
+    void boot_firmware();
+    void take_irqs();
+    void set_el(uint8_t el);
+    hal_status run_event(uint16_t event, uint64_t n);
+    hal_status run_cycles(uint64_t n);
+    void maybe_sync();
+
+    cpu_config config_;
+    hal_ops ops_{};
+    hal hal_{};
+    tlm_utils::tlm_quantumkeeper qk_;
+    gic_cpu_interface *icc_ = nullptr;
+    peek_function peek_;
+    program program_;
+    pmt_pe_state kernel_{};
+    bool masked_ = true; // PSTATE.I: set out of reset
+    bool irq_level_ = false;
+    bool in_handler_ = false;
+    hal_irq_entry entry_ = nullptr;
+    void *entry_arg_ = nullptr;
+    bool finished_ = false;
+    sc_core::sc_event irq_event_;
+    cpu_stats stats_;
+};
+
+} // namespace pmtrace::platform
+
+#endif

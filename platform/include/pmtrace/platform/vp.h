@@ -1,0 +1,82 @@
+// vp.h - the reference virtual platform: one PE (pe_model), a host-driven CPU, a GICv3, a CTI,
+// RAM and a PL011 UART on the memory map of QEMU's virt board (docs/platform.md draws it).
+//
+//   cpu.bus -> router -> GICD 0x0800_0000, GICR 0x080A_0000, UART 0x0900_0000,
+//                        CTI 0x0C00_0000, PMU frame 0x0C01_0000, RAM 0x4000_0000
+//   cpu -> pe.sysreg / pe.events / pe.state;  ICC_* -> gic.cpu(0)
+//   pe.pmuirq -> GIC PPI 23 -> gic.irq[0] -> cpu.irq
+//   pe.cti_pmu_overflow -> CTI input trigger 1
+//
+// The TRBE's ports (translation, trace sink, its memory initiator, TRBIRQ on PPI 22) join when
+// the PE model offers them; the platform keeps their places (trbe_intid, the memory's fault
+// table).
+#ifndef PMTRACE_PLATFORM_VP_H
+#define PMTRACE_PLATFORM_VP_H
+
+#include <pmtrace/platform/cpu.h>
+#include <pmtrace/platform/cti.h>
+#include <pmtrace/platform/gic.h>
+#include <pmtrace/platform/memory.h>
+#include <pmtrace/platform/memory_map.h>
+#include <pmtrace/platform/router.h>
+#include <pmtrace/platform/uart_pl011.h>
+#include <pmtrace/systemc/pe_model.h>
+
+#include <cstdint>
+#include <systemc>
+
+namespace pmtrace::platform
+{
+
+namespace virt
+{
+// Additions to virt's map, in its platform-bus window (0x0C00_0000): the PE's debug components.
+constexpr uint64_t cti_base = 0x0C00'0000;
+constexpr uint64_t cti_size = 0x1000;
+constexpr uint64_t pmu_frame_base = 0x0C01'0000;
+constexpr uint64_t pmu_frame_size = 0x1000;
+} // namespace virt
+
+struct vp_config {
+    pmtrace::pe_model_config pe;    // the PE: features, counters, clock period
+    cpu_config cpu;                 // quantum; the rest is filled in from `pe`
+    uint64_t ram_size = 0x100'0000; // 16 MiB at virt::ram_base
+    sc_core::sc_time bus_latency = sc_core::SC_ZERO_TIME;
+    cti_config cti;
+    gic_config gic;
+};
+
+class vp : public sc_core::sc_module
+{
+  public:
+    // Router ports, in binding order.
+    enum port : unsigned { GICD = 0, GICR, UART, RAM, CTI, PMU_FRAME };
+
+    router bus;
+    memory ram;
+    uart_pl011 uart;
+    gicv3 gic;
+    cti cross_trigger;
+    pmtrace::pe_model pe;
+    cpu cpu0;
+
+    vp(const sc_core::sc_module_name &name, const vp_config &config = vp_config());
+
+    // Runs `program` on the CPU to completion (sc_start until the CPU stops the simulation).
+    // Once per process: SystemC cannot elaborate again.
+    void run(cpu::program program);
+
+    // Waveforms: PMUIRQ and the other outputs of the PE model, the CPU's IRQ line, the CTI's
+    // output triggers. Call before run().
+    void trace(sc_core::sc_trace_file *file) const override;
+
+    const vp_config &config() const { return config_; }
+
+  private:
+    static vp_config complete(vp_config config);
+    vp_config config_;
+};
+
+} // namespace pmtrace::platform
+
+#endif

@@ -1,0 +1,88 @@
+// vp.cpp - the reference virtual platform (vp.h).
+#include <pmtrace/platform/vp.h>
+
+namespace pmtrace::platform
+{
+
+vp_config vp::complete(vp_config c)
+{
+    c.cpu.clock_period = c.pe.clock_period;
+    c.cpu.num_counters = c.pe.core.num_counters;
+    c.cpu.have_el2 = c.pe.core.have_el2;
+    c.cpu.have_el3 = c.pe.core.have_el3;
+    c.cpu.pmuv3p9 = c.pe.core.pmu_version >= PMT_PMUV3P9;
+    c.cpu.uart_base = virt::uart_base;
+    return c;
+}
+
+namespace
+{
+memory_config ram_config(uint64_t size)
+{
+    memory_config m;
+    m.size = size;
+    return m;
+}
+} // namespace
+
+vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
+    : sc_module(name), bus("bus", config.bus_latency), ram("ram", ram_config(config.ram_size)),
+      uart("uart"), gic("gic", config.gic), cross_trigger("cti", config.cti), pe("pe", config.pe),
+      cpu0("cpu", complete(config).cpu), config_(complete(config))
+{
+    // The ID registers the drivers probe, as the PE model reports them.
+    uint64_t dfr0 = 0, dfr1 = 0;
+    (void)pmt_pe_id_aa64dfr(pe.core(), &dfr0, &dfr1);
+
+    // The bus.
+    cpu0.bus.bind(bus.target);
+    bus.initiator.bind(gic.distributor);
+    bus.initiator.bind(gic.redistributors);
+    bus.initiator.bind(uart.socket);
+    bus.initiator.bind(ram.socket);
+    bus.initiator.bind(cross_trigger.socket);
+    bus.initiator.bind(pe.pmu_frame);
+    bus.map(GICD, virt::gic_distributor_base, virt::gic_distributor_size);
+    bus.map(GICR, virt::gic_redistributor_base,
+            virt::gic_redistributor_stride * config_.gic.num_cpus);
+    bus.map(UART, virt::uart_base, virt::uart_size);
+    bus.map(RAM, virt::ram_base, config_.ram_size);
+    bus.map(CTI, virt::cti_base, virt::cti_size);
+    bus.map(PMU_FRAME, virt::pmu_frame_base, virt::pmu_frame_size);
+
+    // The CPU and the PE.
+    cpu0.sysreg.bind(pe.sysreg);
+    cpu0.events.bind(pe.events);
+    cpu0.state.bind(pe.state);
+    cpu0.set_cpu_interface(&gic.cpu(0));
+    cpu0.set_id_registers(dfr0 | 0x6 /* DebugVer: Armv8.0 */, dfr1);
+    pmtrace::pe_model *model = &pe;
+    cpu0.set_peek([model](uint16_t event, const sc_core::sc_time &offset) {
+        model->sync(offset);
+        return pmt_pmu_headroom(model->core(), event);
+    });
+
+    // Interrupts and triggers.
+    pe.pmuirq.bind(gic.pmuirq(0));
+    gic.irq[0].bind(cpu0.irq);
+    pe.cti_pmu_overflow.bind(cross_trigger);
+}
+
+void vp::run(cpu::program program)
+{
+    cpu0.set_program(std::move(program));
+    sc_core::sc_start();
+}
+
+void vp::trace(sc_core::sc_trace_file *file) const
+{
+    if (!file)
+        return;
+    pe.trace(file);
+    sc_core::sc_trace(file, gic.irq[0].view(), std::string(name()) + ".cpu_irq");
+    for (unsigned n = 0; n < cross_trigger.out_event.size(); n++)
+        sc_core::sc_trace(file, cross_trigger.out_level[n].view(),
+                          std::string(name()) + ".cti_out" + std::to_string(n));
+}
+
+} // namespace pmtrace::platform
