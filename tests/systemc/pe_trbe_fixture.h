@@ -9,6 +9,7 @@
 
 #include <pmtrace/platform/memory.h>
 #include <pmtrace/platform/router.h>
+#include <pmtrace/platform/trace_source.h>
 #include <pmtrace/platform/translator.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -82,14 +83,19 @@ struct flush_probe : pmtrace::trace_flush_if {
     }
 };
 
-// Calls f from a thread at 1 ns (a process, as a trace unit or CPU is).
+// Calls f from a thread at a time (a process, as a trace unit or CPU is).
 struct caller : sc_core::sc_module {
     std::function<void()> f;
+    sc_time at;
     SC_HAS_PROCESS(caller);
-    explicit caller(const sc_core::sc_module_name &n) : sc_module(n) { SC_THREAD(run); }
+    explicit caller(const sc_core::sc_module_name &n, const sc_time &when = sc_time(1, SC_NS))
+        : sc_module(n), at(when)
+    {
+        SC_THREAD(run);
+    }
     void run()
     {
-        wait(1, sc_core::SC_NS);
+        wait(at);
         if (f)
             f();
     }

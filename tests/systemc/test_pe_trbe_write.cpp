@@ -196,6 +196,33 @@ TEST(TrbeWrite, DmiInvalidationFallsBackToTransportThenGrantsAgain)
     EXPECT_TRUE(p.holds(P::BASE, 0, 0x1400));
 }
 
+// Mid-run: the platform's trace source streams 64 bytes every 10 ns into a memory that grants
+// DMI; at 205 ns a process adds a fault elsewhere in the memory, which invalidates the pointer.
+// The delivery at 210 ns goes by b_transport, whose response allows DMI: granted again.
+TEST(TrbeWrite, InvalidationWhileTraceStreamsFallsBackThenGrantsAgain)
+{
+    plat::trace_source_config sc;
+    sc.bytes_per_interval = 64;
+    sc.interval = ns(10);
+    plat::trace_source src("src", sc);
+    caller memory_change("memory_change", ns(205));
+    P p(trbe_config(), ram_config(true), true,
+        [&](P &platform) { src.sink.bind(platform.pe.trace_sink); });
+    p.program(P::BASE, P::LIMIT, P::BASE, PMT_TRBLIMITR_FM_CIRCULAR, PMT_TRBLIMITR_TM_IGNORE);
+    memory_change.f = [&] { p.ram.add_fault(0x8'0000, 0x1000, tlm::TLM_GENERIC_ERROR_RESPONSE); };
+    sc_core::sc_start(ns(405)); // deliveries at 10, 20, ..., 400 ns
+    ASSERT_EQ(src.bytes_sent(), 40u * 64u);
+    ASSERT_EQ(p.probe.accesses.size(), 2u);
+    EXPECT_EQ(p.probe.accesses[0].address, P::BASE);
+    EXPECT_EQ(p.probe.accesses[1].address, P::BASE + 20 * 64); // the delivery at 210 ns
+    const pmtrace::trace_bus_stats &s = p.pe.trace_stats();
+    EXPECT_EQ(s.invalidations, 1u);
+    EXPECT_EQ(s.dmi_grants, 2u);
+    EXPECT_EQ(s.dmi_bytes, 38u * 64u);
+    for (unsigned k = 0; k < 40 * 64; k++)
+        ASSERT_EQ(p.ram.data()[P::BASE - P::RAM + k], static_cast<uint8_t>(k)) << k;
+}
+
 // DMI refused where a fault is: the write goes by b_transport there, with DMI on either side.
 TEST(TrbeWrite, DmiRefusedOverAFaultRangeIsRemembered)
 {
