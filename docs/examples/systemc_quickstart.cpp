@@ -78,9 +78,9 @@ SC_MODULE(ram)
 SC_MODULE(trace_unit)
 {
     sc_core::sc_port<pmtrace::trace_sink_if> sink;
+    std::vector<uint8_t> bytes = std::vector<uint8_t>(256); // a member: the thread never ends
     void run()
     {
-        std::vector<uint8_t> bytes(256);
         for (unsigned k = 0; k < 256; k++)
             bytes[k] = static_cast<uint8_t>(k);
         for (;;) {

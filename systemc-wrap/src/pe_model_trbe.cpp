@@ -63,9 +63,13 @@ pmt_trbe_write_result pe_model::trace_write(uint64_t pa, pmt_security pas, const
         const uint64_t address = pa + pos;
         const dmi_region *r = config_.trace_dmi ? find_dmi(address, pas) : nullptr;
         if (r && r->ptr) {
-            size_t len = static_cast<size_t>(std::min<uint64_t>(n - pos, r->end - address + 1));
+            // Up to the end of the range (which may be the end of the address space).
+            const uint64_t room = r->end - address; // bytes after the first one
+            size_t len = room >= n - pos - 1 ? n - pos : static_cast<size_t>(room + 1);
             std::memcpy(r->ptr + (address - r->start), bytes + pos, len);
-            delay += r->write_latency * static_cast<double>(units(address, len, align));
+            if (r->write_latency != sc_core::SC_ZERO_TIME)
+                delay += sc_core::sc_time::from_value(r->write_latency.value() *
+                                                      units(address, len, align));
             trace_stats_.dmi_bytes += len;
             pos += len;
             continue;
