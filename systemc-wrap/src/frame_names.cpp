@@ -1,4 +1,5 @@
-// frame_names.cpp - register names for the log lines of frame accesses (I5.2, I5.3, H9.2).
+// frame_names.cpp - register names for the log lines of frame accesses (I5.2, I5.3, H9.2,
+// H9.4).
 #include "frame_names.h"
 
 #include "pmtrace/systemc/log.h"
@@ -161,12 +162,45 @@ std::string plain(const char *name, uint32_t offset, uint64_t value, bool write)
     return buf;
 }
 
-} // namespace
-
-std::string describe_pmu_frame_access(const pmt_pe_config &config, uint32_t offset, unsigned size,
-                                      uint64_t value, bool write)
+// The Trace Buffer frame (Table D6-4): the TRB*_EL1 registers at 0x000..0x037, then TRBCR and
+// the CoreSight management registers.
+frame_register decode_trbe(uint32_t off, unsigned size)
 {
-    frame_register r = decode(config, offset, size);
+    static const pmt_reg_id regs[7] = {
+        PMT_REG_TRBBASER_EL1, PMT_REG_TRBPTR_EL1, PMT_REG_TRBLIMITR_EL1, PMT_REG_TRBSR_EL1,
+        PMT_REG_TRBTRG_EL1,   PMT_REG_TRBMAR_EL1, PMT_REG_TRBIDR_EL1};
+    static const char *const pidr[] = {"TRBPIDR0", "TRBPIDR1", "TRBPIDR2", "TRBPIDR3",
+                                       "TRBPIDR4", "TRBPIDR5", "TRBPIDR6", "TRBPIDR7"};
+    static const char *const cidr[] = {"TRBCIDR0", "TRBCIDR1", "TRBCIDR2", "TRBCIDR3"};
+    static const char *const devid[] = {"TRBDEVID2", "TRBDEVID1", "TRBDEVID"};
+    if (off < 0x038)
+        return pe_register(regs[off / 8], 0, off, size);
+    switch (off & ~3u) {
+    case 0x038:
+    case 0x03C: return own_register("TRBCR");
+    case 0xF00: return own_register("TRBITCTRL");
+    case 0xFA8:
+    case 0xFAC: return own_register("TRBDEVAFF");
+    case 0xFB0: return own_register("TRBLAR");
+    case 0xFB4: return own_register("TRBLSR");
+    case 0xFB8: return own_register("TRBAUTHSTATUS");
+    case 0xFBC: return own_register("TRBDEVARCH");
+    case 0xFCC: return own_register("TRBDEVTYPE");
+    default: break;
+    }
+    if (off >= 0xFC0 && off < 0xFCC)
+        return own_register(devid[(off - 0xFC0) / 4]);
+    if (off >= 0xFD0 && off < 0xFE0)
+        return own_register(pidr[4 + (off - 0xFD0) / 4]);
+    if (off >= 0xFE0 && off < 0xFF0)
+        return own_register(pidr[(off - 0xFE0) / 4]);
+    if (off >= 0xFF0 && off < 0x1000)
+        return own_register(cidr[(off - 0xFF0) / 4]);
+    return {};
+}
+
+std::string describe(const frame_register &r, uint32_t offset, uint64_t value, bool write)
+{
     if (r.reg.id == PMT_REG_NONE)
         return plain(r.own, offset, value, write);
     if (r.half == 0)
@@ -175,6 +209,19 @@ std::string describe_pmu_frame_access(const pmt_pe_config &config, uint32_t offs
     std::string name = format_access(r.reg, 0, write);
     name = name.substr(0, name.find(' '));
     return plain((name + "[63:32]").c_str(), offset, value, write);
+}
+
+} // namespace
+
+std::string describe_pmu_frame_access(const pmt_pe_config &config, uint32_t offset, unsigned size,
+                                      uint64_t value, bool write)
+{
+    return describe(decode(config, offset, size), offset, value, write);
+}
+
+std::string describe_trbe_frame_access(uint32_t offset, unsigned size, uint64_t value, bool write)
+{
+    return describe(decode_trbe(offset, size), offset, value, write);
 }
 
 std::string describe_debug_frame_access(uint32_t offset, uint64_t value, bool write)

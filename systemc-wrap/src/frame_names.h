@@ -16,6 +16,8 @@ namespace pmtrace
 std::string describe_pmu_frame_access(const pmt_pe_config &config, uint32_t offset, unsigned size,
                                       uint64_t value, bool write);
 std::string describe_debug_frame_access(uint32_t offset, uint64_t value, bool write);
+// "TRBLIMITR_EL1 <= 0x...1 {E=1, ...}", "TRBSR_EL1[63:32] => 0x0", "TRBCR <= 0x1", ...
+std::string describe_trbe_frame_access(uint32_t offset, unsigned size, uint64_t value, bool write);
 
 } // namespace pmtrace
 

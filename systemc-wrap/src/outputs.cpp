@@ -87,6 +87,19 @@ void cti_trigger_output::deliver_if_high()
     }
 }
 
+cti_event_output::cti_event_output(const char *name, unsigned trigger)
+    : optional_port<cti_trigger_if>(name), trigger_(trigger), view_(view_name(name).c_str())
+{
+}
+
+void cti_event_output::notify()
+{
+    count_++;
+    view_.write(!view_.read());
+    if (cti_trigger_if *target = get_interface(0))
+        target->trigger_event(trigger_);
+}
+
 exception_request_output::exception_request_output(const char *name)
     : optional_port<exception_request_if>(name), view_(view_name(name).c_str())
 {

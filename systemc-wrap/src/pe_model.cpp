@@ -22,12 +22,19 @@ sc_core::sc_time nonzero_period(const sc_core::sc_time &period)
 
 pe_model::pe_model(const sc_core::sc_module_name &name, const pe_model_config &config)
     : sc_core::sc_module(name), pmu_frame("pmu_frame"), debug_frame("debug_frame"),
+      trbe_frame("trbe_frame"), trace_bus("trace_bus"), translation("translation"),
       sysreg("sysreg"), events("events"), state("state"), profiling("profiling"),
       pc_samples("pc_samples"), snapshot("snapshot"), spe("spe"), reset_in("reset_in"),
-      pmuirq("pmuirq"), pmu_exception("pmu_exception"), cti_pmu_overflow("cti_pmu_overflow", 1),
-      brbe_freeze("brbe_freeze"), brbe_capture_freeze("brbe_capture_freeze"),
-      halt_request("halt_request"), generated("generated"), config_(config),
-      simcontext_(sc_core::sc_get_curr_simcontext()), clock_(nonzero_period(config.clock_period))
+      trace_sink("trace_sink"), trbe("trbe"), pmuirq("pmuirq"), pmu_exception("pmu_exception"),
+      cti_pmu_overflow("cti_pmu_overflow", 1), brbe_freeze("brbe_freeze"),
+      brbe_capture_freeze("brbe_capture_freeze"), halt_request("halt_request"),
+      generated("generated"), trbirq("trbirq"), trbe_exception("trbe_exception"), serror("serror"),
+      cti_trbe_stopped("cti_trbe_stopped", PMT_CTI_TRBE_STOPPED),
+      cti_trbe_management("cti_trbe_management", PMT_CTI_TRBE_MANAGEMENT),
+      cti_trbe_wrap("cti_trbe_wrap", PMT_CTI_TRBE_WRAP), trace_flush("trace_flush"),
+      config_(config), simcontext_(sc_core::sc_get_curr_simcontext()),
+      clock_(nonzero_period(config.clock_period)), trace_ext_(new access_extension()),
+      dmi_ext_(new access_extension())
 {
     if (config_.clock_period == sc_core::SC_ZERO_TIME) {
         SC_REPORT_ERROR(this->name(), "clock_period must not be zero: the model uses 1 ns");
@@ -44,6 +51,11 @@ pe_model::pe_model(const sc_core::sc_module_name &name, const pe_model_config &c
         pe_ = pmt_pe_create(&config_.core, &callbacks);
     }
     saved_.resize(pmt_pe_state_size(pe_));
+    pmt_trbe_callbacks trbe_callbacks = make_trbe_callbacks(this);
+    pmt_trbe_set_callbacks(pe_, &trbe_callbacks);
+    unit_.resize(size_t{1} << config_.core.trbe.align);
+    trace_tx_.set_extension(trace_ext_); // the payloads own the extensions
+    dmi_tx_.set_extension(dmi_ext_);
 
     pmu_frame.register_b_transport(this, &pe_model::frame_b_transport, PMU_FRAME);
     pmu_frame.register_transport_dbg(this, &pe_model::frame_transport_dbg, PMU_FRAME);
@@ -51,6 +63,10 @@ pe_model::pe_model(const sc_core::sc_module_name &name, const pe_model_config &c
     debug_frame.register_b_transport(this, &pe_model::frame_b_transport, DEBUG_FRAME);
     debug_frame.register_transport_dbg(this, &pe_model::frame_transport_dbg, DEBUG_FRAME);
     debug_frame.register_get_direct_mem_ptr(this, &pe_model::frame_get_dmi, DEBUG_FRAME);
+    trbe_frame.register_b_transport(this, &pe_model::frame_b_transport, TRBE_FRAME);
+    trbe_frame.register_transport_dbg(this, &pe_model::frame_transport_dbg, TRBE_FRAME);
+    trbe_frame.register_get_direct_mem_ptr(this, &pe_model::frame_get_dmi, TRBE_FRAME);
+    trace_bus.register_invalidate_direct_mem_ptr(this, &pe_model::invalidate_direct_mem_ptr);
 
     sysreg.bind(*this);
     events.bind(*this);
@@ -60,6 +76,8 @@ pe_model::pe_model(const sc_core::sc_module_name &name, const pe_model_config &c
     snapshot.bind(*this);
     spe.bind(*this);
     reset_in.bind(*this);
+    trace_sink.bind(*this);
+    trbe.bind(*this);
 
     SC_HAS_PROCESS(pe_model);
     SC_METHOD(on_overflow_due);
@@ -67,6 +85,9 @@ pe_model::pe_model(const sc_core::sc_module_name &name, const pe_model_config &c
     dont_initialize();
     SC_METHOD(sample_counters);
     sensitive << sample_event_;
+    dont_initialize();
+    SC_METHOD(run_deferred);
+    sensitive << deferred_event_;
     dont_initialize();
 }
 
@@ -83,6 +104,8 @@ void pe_model::start_of_simulation()
     pmu_exception.deliver_if_high();
     cti_pmu_overflow.deliver_if_high();
     halt_request.deliver_if_high();
+    trbirq.deliver_if_high();
+    trbe_exception.deliver_if_high();
 }
 
 // --- Time ---
@@ -282,6 +305,17 @@ void pe_model::trace(sc_core::sc_trace_file *file) const
     sc_core::sc_trace(file, brbe_freeze.view(), prefix + "brbe_freeze");
     sc_core::sc_trace(file, brbe_capture_freeze.view(), prefix + "brbe_capture_freeze");
     sc_core::sc_trace(file, halt_request.view(), prefix + "halt_request");
+    if (!config_.core.trbe.feat_trbe)
+        return;
+    sc_core::sc_trace(file, trbirq.view(), prefix + "trbirq");
+    sc_core::sc_trace(file, trbe_exception.view(), prefix + "trbe_exception");
+    sc_core::sc_trace(file, trbe_exception.target_el(), prefix + "trbe_exception_target_el");
+    sc_core::sc_trace(file, serror.view(), prefix + "serror");
+    if (!config_.core.trbe.feat_trbe_ext)
+        return;
+    sc_core::sc_trace(file, cti_trbe_stopped.view(), prefix + "cti_trbe_stopped");
+    sc_core::sc_trace(file, cti_trbe_management.view(), prefix + "cti_trbe_management");
+    sc_core::sc_trace(file, cti_trbe_wrap.view(), prefix + "cti_trbe_wrap");
 }
 
 void pe_model::trace_counters(sc_core::sc_trace_file *file, const sc_core::sc_time &interval)

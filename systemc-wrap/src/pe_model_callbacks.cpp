@@ -13,6 +13,15 @@ pe_model &self(void *user)
     return *static_cast<pe_model *>(user);
 }
 
+// Marks a call out of the core in progress: trace sink calls made meanwhile are deferred.
+struct calling_out {
+    int &depth;
+    explicit calling_out(int &d) : depth(d) { ++depth; }
+    ~calling_out() { --depth; }
+    calling_out(const calling_out &) = delete;
+    calling_out &operator=(const calling_out &) = delete;
+};
+
 } // namespace
 
 pmt_pe_callbacks pe_model::make_callbacks(pe_model *model)
@@ -38,6 +47,67 @@ pmt_pe_callbacks pe_model::make_callbacks(pe_model *model)
     };
     cb.brbe_capture_freeze = [](void *user) { self(user).brbe_capture_freeze.notify(); };
     cb.log = [](void *user, const char *message) { self(user).core_log(message); };
+    return cb;
+}
+
+pmt_trbe_callbacks pe_model::make_trbe_callbacks(pe_model *model)
+{
+    pmt_trbe_callbacks cb{};
+    cb.user = model;
+    cb.trbirq = [](void *user, bool level) {
+        pe_model &pe = self(user);
+        calling_out out(pe.in_callback_);
+        pe.trbirq.write(level);
+    };
+    cb.exception = [](void *user, bool take, unsigned target_el) {
+        pe_model &pe = self(user);
+        calling_out out(pe.in_callback_);
+        pe.trbe_exception.write(take, target_el);
+    };
+    cb.serror = [](void *user) {
+        pe_model &pe = self(user);
+        calling_out out(pe.in_callback_);
+        pe.serror.notify();
+    };
+    cb.cti_trigger = [](void *user, unsigned number) {
+        pe_model &pe = self(user);
+        calling_out out(pe.in_callback_);
+        switch (number) {
+        case PMT_CTI_TRBE_STOPPED: pe.cti_trbe_stopped.notify(); break;
+        case PMT_CTI_TRBE_MANAGEMENT: pe.cti_trbe_management.notify(); break;
+        case PMT_CTI_TRBE_WRAP: pe.cti_trbe_wrap.notify(); break;
+        default: break;
+        }
+    };
+    cb.flush_request = [](void *user) {
+        pe_model &pe = self(user);
+        if (trace_flush_if *unit = pe.trace_flush.get_interface(0)) {
+            calling_out out(pe.in_callback_);
+            unit->flush_request();
+        } else {
+            // No trace unit: nothing to flush. The core allows this call from flush_request.
+            pmt_trbe_flush_complete(pe.pe_);
+        }
+    };
+    cb.event = [](void *user, uint16_t event) {
+        pe_model &pe = self(user);
+        calling_out out(pe.in_callback_);
+        pe.generated.write(event, 1);
+    };
+    cb.translate = [](void *user, uint64_t va, const pmt_trbe_regime *regime,
+                      pmt_trbe_translation *out) {
+        pe_model &pe = self(user);
+        if (trbe_translation_if *mmu = pe.translation.get_interface(0)) {
+            calling_out calling(pe.in_callback_);
+            *out = mmu->translate(va, *regime);
+        } // unbound: the identity the core filled in
+    };
+    cb.write = [](void *user, uint64_t pa, pmt_security pas, const uint8_t *bytes, size_t n,
+                  size_t *done) {
+        pe_model &pe = self(user);
+        calling_out out(pe.in_callback_);
+        return pe.trace_write(pa, pas, bytes, n, done);
+    };
     return cb;
 }
 

@@ -1,14 +1,16 @@
-// pe_model_frames.cpp - the register frames as TLM-2.0 targets.
+// pe_model_frames.cpp - the register frames as TLM-2.0 targets: the external PMU frame, the
+// debug frame's PC sample registers, and the external Trace Buffer frame.
 //
 // b_transport: the access happens at sc_time_stamp() + delay (the initiator's local time), then
 // the frame latency is added to the delay; it never waits. transport_dbg: reads without side
 // effects (the core's state is saved before and restored after, because a read of PMPCSR[31:0]
-// or EDPCSRlo samples the PC), writes as b_transport does. DMI is refused.
+// or EDPCSRlo samples the PC; the Trace Buffer frame's reads have none), writes as b_transport
+// does. DMI is refused.
 //
 // Responses: an offset beyond the 4 KB frame or where the core has no register:
 // ADDRESS_ERROR; a length other than 4 or 8, a streaming width other than the length, or a size
 // the register does not take: BURST_ERROR; byte enables: BYTE_ENABLE_ERROR; an access the core
-// refuses (PMT_EXT_ERROR: MDCR_EL3.EPMAD, the OS Lock, ...): GENERIC_ERROR (the
+// refuses (PMT_EXT_ERROR: MDCR_EL3.EPMAD or .ETBAD, the OS Lock, ...): GENERIC_ERROR (the
 // "slave-generated error" of the architecture); TLM_IGNORE_COMMAND: OK.
 #include "pmtrace/systemc/pe_model.h"
 
@@ -86,19 +88,24 @@ pmt_ext_status pe_model::frame_access(int id, bool write, uint32_t offset, unsig
                                            value)
                        : pmt_pmu_ext_read(pe_, offset, size, access.security, access.memory_mapped,
                                           &value);
-    else
+    else if (id == DEBUG_FRAME)
         status = write ? pmt_debug_ext_write(pe_, offset, size, access.security,
                                              access.memory_mapped, value)
                        : pmt_debug_ext_read(pe_, offset, size, access.security,
                                             access.memory_mapped, &value);
+    else // the Trace Buffer frame has no software lock: the interface does not matter
+        status = write ? pmt_trbe_ext_write(pe_, offset, size, access.security, value)
+                       : pmt_trbe_ext_read(pe_, offset, size, access.security, &value);
     rearm();
     if (sc_core::sc_report_handler::get_verbosity_level() < config_.access_verbosity)
         return status;
-    std::string line = id == PMU_FRAME ? "pmu_frame: " : "debug_frame: ";
+    static const char *const frame_names[] = {"pmu_frame: ", "debug_frame: ", "trbe_frame: "};
+    std::string line = frame_names[id];
     if (status == PMT_EXT_OK) {
         line += id == PMU_FRAME
                     ? describe_pmu_frame_access(config_.core, offset, size, value, write)
-                    : describe_debug_frame_access(offset, value, write);
+                : id == DEBUG_FRAME ? describe_debug_frame_access(offset, value, write)
+                                    : describe_trbe_frame_access(offset, size, value, write);
     } else {
         // Why the access got an error response, for the person debugging the driver.
         char buf[96];

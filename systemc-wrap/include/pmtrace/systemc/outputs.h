@@ -15,14 +15,14 @@
 namespace pmtrace
 {
 
-// A level-sensitive line (PMUIRQ, the halt request): called whenever the level changes.
+// A level-sensitive line (PMUIRQ, TRBIRQ, the halt request): called whenever the level changes.
 class level_if : public virtual sc_core::sc_interface
 {
   public:
     virtual void set_level(bool level) = 0;
 };
 
-// An event (a BRBE freeze event): called once per event.
+// An event (a BRBE freeze event, an SError request): called once per event.
 class event_if : public virtual sc_core::sc_interface
 {
   public:
@@ -30,22 +30,25 @@ class event_if : public virtual sc_core::sc_interface
 };
 
 // The PE's output trigger events to its CTI, numbered as the CTI's input triggers of H5.4
-// (1: Performance Monitors overflow). Called once per trigger event.
+// (1: Performance Monitors overflow; 8, 9, 10: trace buffer stopped, management, wrap). Called
+// once per trigger event.
 class cti_trigger_if : public virtual sc_core::sc_interface
 {
   public:
     virtual void trigger_event(unsigned trigger) = 0;
 };
 
-// A Profiling exception request (the PMU Profiling exception of FEAT_EBEP): pending, and its
-// target Exception level (meaningful while pending). Called when either changes.
+// A Profiling exception request (the PMU Profiling exception of FEAT_EBEP, the TRBE Profiling
+// exception of FEAT_TRBE_EXC): pending, and its target Exception level (meaningful while
+// pending). Called when either changes.
 class exception_request_if : public virtual sc_core::sc_interface
 {
   public:
     virtual void set_exception_request(bool pending, unsigned target_el) = 0;
 };
 
-// Events the PMU generates but cannot count itself (PMU_OVFS, PMU_HOVFS), for a trace unit.
+// Events the model generates for a trace unit: PMU_OVFS and PMU_HOVFS (which the PMU cannot
+// count itself), TRB_WRAP and TRB_TRIG (D6.1.2; the PMU counts them too).
 class generated_event_if : public virtual sc_core::sc_interface
 {
   public:
@@ -113,6 +116,23 @@ class cti_trigger_output : public optional_port<cti_trigger_if>
     signal_view view_;
 };
 
+// A CTI trigger output whose triggers are single events (the Trace Buffer Unit's triggers 8, 9
+// and 10, H5.4.9 to H5.4.11): one trigger_event call per event. The view toggles on each event.
+class cti_event_output : public optional_port<cti_trigger_if>
+{
+  public:
+    cti_event_output(const char *name, unsigned trigger);
+    void notify();
+    unsigned trigger() const { return trigger_; }
+    uint64_t count() const { return count_; }
+    const signal_view &view() const { return view_; }
+
+  private:
+    unsigned trigger_;
+    uint64_t count_ = 0;
+    signal_view view_;
+};
+
 // A Profiling exception request output. The view shows `pending`.
 class exception_request_output : public optional_port<exception_request_if>
 {
@@ -131,7 +151,8 @@ class exception_request_output : public optional_port<exception_request_if>
     signal_view view_;
 };
 
-// Generated events to an observer. No view (the events are counts, not lines).
+// Generated events to an observer (PMU_OVFS, PMU_HOVFS from the PMU; TRB_WRAP, TRB_TRIG from the
+// Trace Buffer Unit, count 1). No view (the events are counts, not lines).
 class generated_event_output : public optional_port<generated_event_if>
 {
   public:

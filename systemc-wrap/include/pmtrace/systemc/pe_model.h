@@ -1,9 +1,10 @@
-// pe_model.h - one PE's Performance Monitors as a SystemC/TLM-2.0 module.
+// pe_model.h - one PE's Performance Monitors and Trace Buffer Unit as a SystemC/TLM-2.0 module.
 //
 // The module owns one pmt_pe (the C core, which holds all architectural state) and adds time
-// and transport: TLM-2.0 target sockets for the external PMU frame and the debug frame's PC
-// sample registers, sc_exports a CPU model calls, and output ports. docs/systemc.md shows how
-// to wire it into a platform.
+// and transport: TLM-2.0 target sockets for the external PMU frame, the debug frame's PC
+// sample registers and the external Trace Buffer frame, a TLM-2.0 initiator socket for trace
+// buffer writes, sc_exports a CPU model and a trace unit call, and output ports.
+// docs/systemc.md shows how to wire it into a platform.
 #ifndef PMTRACE_SYSTEMC_PE_MODEL_H
 #define PMTRACE_SYSTEMC_PE_MODEL_H
 
@@ -12,16 +13,34 @@
 #include <pmtrace/systemc/cpu_if.h>
 #include <pmtrace/systemc/cycle_clock.h>
 #include <pmtrace/systemc/outputs.h>
+#include <pmtrace/systemc/trbe_if.h>
 
 #include <array>
 #include <string>
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
 namespace pmtrace
 {
+
+// What a TLM error response to a trace buffer write is for the core: a synchronous or an
+// asynchronous External abort (pmt_trbe_write_result). The core then handles it by
+// core.trbe.ext_abort (ignore, SError, or reported to the Trace Buffer Unit).
+enum class trace_write_abort { synchronous, asynchronous };
+
+// What the trace bus initiator did (for tests, benchmarks and statistics).
+struct trace_bus_stats {
+    uint64_t transactions = 0;    // b_transport calls
+    uint64_t transport_bytes = 0; // bytes written by b_transport
+    uint64_t dmi_bytes = 0;       // bytes written through DMI pointers
+    uint64_t dmi_requests = 0;    // get_direct_mem_ptr calls
+    uint64_t dmi_grants = 0;      // ... that granted write access
+    uint64_t invalidations = 0;   // invalidate_direct_mem_ptr calls received
+    uint64_t errors = 0;          // responses other than TLM_OK_RESPONSE
+};
 
 struct pe_model_config {
     // The core's configuration: features, counters, IMPLEMENTATION DEFINED choices, the frame
@@ -36,6 +55,11 @@ struct pe_model_config {
     // The severity of the core's lines about UNPREDICTABLE programming and bad input: SC_WARNING
     // (they name the rule), or SC_INFO for a platform that expects such programming.
     sc_core::sc_severity core_log_severity = sc_core::SC_WARNING;
+    // The Trace Buffer Unit (core.trbe.feat_trbe): what a TLM error response to a trace buffer
+    // write is (docs/systemc.md, "Trace buffer writes").
+    trace_write_abort trace_write_error = trace_write_abort::synchronous;
+    // Trace buffer writes use DMI where the target grants it (else always b_transport).
+    bool trace_dmi = true;
 };
 
 class pe_model : public sc_core::sc_module,
@@ -46,10 +70,13 @@ class pe_model : public sc_core::sc_module,
                  public pc_sample_if,
                  public snapshot_request_if,
                  public spe_state_if,
-                 public reset_if
+                 public reset_if,
+                 public trace_sink_if,
+                 public trbe_cpu_if
 {
   public:
     using frame_socket = tlm_utils::simple_target_socket_tagged_optional<pe_model>;
+    using bus_socket = tlm_utils::simple_initiator_socket_optional<pe_model>;
 
     // Frame sockets may stay unbound (a platform without a debugger, say).
     // The external PMU frame (I5.2), 4 KB: the address of a transaction is the offset in the
@@ -59,7 +86,16 @@ class pe_model : public sc_core::sc_module,
     // core.pcsr == PMT_PCSR_DEBUG_FRAME; every other offset answers an address error (the
     // platform's debug unit owns the rest of the frame).
     frame_socket debug_frame;
-    // The Trace Buffer's frame, initiator socket and trace sink follow here with FEAT_TRBE.
+    // The external Trace Buffer frame (H9.4) with FEAT_TRBE_EXT, 4 KB; without it every access
+    // answers an address error.
+    frame_socket trbe_frame;
+
+    // The Trace Buffer Unit's memory port (FEAT_TRBE). trace_bus writes the trace buffer:
+    // physical addresses, in TRBIDR_EL1.Align units, through DMI where granted, else
+    // b_transport; an access_extension carries the physical address space. Unbound: the bytes
+    // are dropped. translation: the MMU model (identity when unbound).
+    bus_socket trace_bus;
+    optional_port<trbe_translation_if> translation;
 
     // What a CPU model calls. All are bound to this module.
     sc_core::sc_export<sysreg_if> sysreg;
@@ -70,15 +106,26 @@ class pe_model : public sc_core::sc_module,
     sc_core::sc_export<snapshot_request_if> snapshot;
     sc_core::sc_export<spe_state_if> spe;
     sc_core::sc_export<reset_if> reset_in;
+    // What a trace unit calls (trace bytes, Detected Trigger, flush completion), and what the
+    // CPU calls for the Trace Buffer Unit (TSB CSYNC, ...).
+    sc_core::sc_export<trace_sink_if> trace_sink;
+    sc_core::sc_export<trbe_cpu_if> trbe;
 
     // Outputs; each may stay unbound.
-    level_output pmuirq;                    // PMUIRQ (D13.3.1), level-sensitive
-    exception_request_output pmu_exception; // the PMU Profiling exception (FEAT_EBEP)
-    cti_trigger_output cti_pmu_overflow;    // CTI input trigger 1 (H5.4.4)
-    event_output brbe_freeze;               // BRBE freeze on overflow (ShouldBRBEFreeze)
-    event_output brbe_capture_freeze;       // BRBE freeze on a PMU snapshot (RLBQZR)
-    level_output halt_request;              // PMU overflow external debug request
-    generated_event_output generated;       // PMU_OVFS, PMU_HOVFS for a trace unit
+    level_output pmuirq;                       // PMUIRQ (D13.3.1), level-sensitive
+    exception_request_output pmu_exception;    // the PMU Profiling exception (FEAT_EBEP)
+    cti_trigger_output cti_pmu_overflow;       // CTI input trigger 1 (H5.4.4)
+    event_output brbe_freeze;                  // BRBE freeze on overflow (ShouldBRBEFreeze)
+    event_output brbe_capture_freeze;          // BRBE freeze on a PMU snapshot (RLBQZR)
+    level_output halt_request;                 // PMU overflow external debug request
+    generated_event_output generated;          // PMU_OVFS, PMU_HOVFS, TRB_WRAP, TRB_TRIG
+    level_output trbirq;                       // TRBIRQ (RLRTBP), level-sensitive
+    exception_request_output trbe_exception;   // the TRBE Profiling exception (FEAT_TRBE_EXC)
+    event_output serror;                       // an SError from a trace write's External abort
+    cti_event_output cti_trbe_stopped;         // CTI input trigger 8 (H5.4.9), FEAT_TRBE_EXT
+    cti_event_output cti_trbe_management;      // CTI input trigger 9 (H5.4.10)
+    cti_event_output cti_trbe_wrap;            // CTI input trigger 10 (H5.4.11)
+    optional_port<trace_flush_if> trace_flush; // the trace unit flush request (RXRRWP)
 
     pe_model(const sc_core::sc_module_name &name, const pe_model_config &config = {});
     ~pe_model() override;
@@ -117,6 +164,16 @@ class pe_model : public sc_core::sc_module,
                              const sc_core::sc_time &offset) override;
     // reset_if: the core's cold reset at the current simulated time.
     void reset() override;
+    // trace_sink_if, at sc_time_stamp(). Called from inside the model's own call (a trace unit
+    // answering flush_request at once), the call is performed one delta cycle later.
+    void trace_bytes(const uint8_t *data, size_t n) override;
+    void detected_trigger() override;
+    void flush_complete() override;
+    // trbe_cpu_if
+    pmt_status tsb_csync(const sc_core::sc_time &offset) override;
+    pmt_status external_abort(unsigned stage, const sc_core::sc_time &offset) override;
+    pmt_status impdef_event(uint16_t mss, uint32_t mss2, const sc_core::sc_time &offset) override;
+    pmt_trbe_status trbe_status() const override;
 
     // Traces the output lines (their views) and the PMU exception's target EL into a VCD.
     void trace(sc_core::sc_trace_file *file) const override;
@@ -139,9 +196,14 @@ class pe_model : public sc_core::sc_module,
     const pe_model_config &config() const { return config_; }
     // Cycles of the PE's clock up to the last synchronisation.
     uint64_t cycles() const { return clock_.cycles(); }
+    // When the trace bus initiator's last write completes: its local time (the time of the call
+    // that wrote, or the end of the previous write if later, plus the targets' latencies) as an
+    // absolute simulated time.
+    sc_core::sc_time trace_write_time() const { return write_time_; }
+    const trace_bus_stats &trace_stats() const { return trace_stats_; }
 
   private:
-    enum frame_id { PMU_FRAME = 0, DEBUG_FRAME = 1 };
+    enum frame_id { PMU_FRAME = 0, DEBUG_FRAME = 1, TRBE_FRAME = 2 };
 
     void start_of_simulation() override;
     // Counts the cycles up to sc_time_stamp() + offset: every call starts with this.
@@ -174,8 +236,28 @@ class pe_model : public sc_core::sc_module,
 
     // Core callbacks (pe_model_callbacks.cpp).
     static pmt_pe_callbacks make_callbacks(pe_model *self);
+    static pmt_trbe_callbacks make_trbe_callbacks(pe_model *self);
     void core_log(const char *message);
     void log_sysreg(pmt_sysreg encoding, uint64_t value, bool write) const;
+
+    // The Trace Buffer Unit's memory port and trace inputs (pe_model_trbe.cpp).
+    struct dmi_region {
+        uint64_t start, end; // bus addresses, inclusive
+        unsigned char *ptr;  // of start; nullptr: DMI refused over the range
+        sc_core::sc_time write_latency;
+        pmt_security pas;
+    };
+    pmt_trbe_write_result trace_write(uint64_t pa, pmt_security pas, const uint8_t *bytes, size_t n,
+                                      size_t *done);
+    bool transport_unit(uint64_t address, pmt_security pas, const uint8_t *bytes, size_t n,
+                        sc_core::sc_time &delay);
+    const dmi_region *find_dmi(uint64_t address, pmt_security pas);
+    void request_dmi(uint64_t address, pmt_security pas);
+    void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
+    pmt_status trace_input(pmt_status status);
+    void defer(int what, const uint8_t *data = nullptr, size_t n = 0);
+    void run_deferred();
+    void perform(int what, const uint8_t *data = nullptr, size_t n = 0);
 
     pe_model_config config_;
     sc_core::sc_simcontext *simcontext_; // sc_time_stamp() without a call into the library
@@ -192,6 +274,24 @@ class pe_model : public sc_core::sc_module,
     std::string create_error_; // the core's reason for refusing a config
     bool creating_ = false;
     bool cycles_event_warned_ = false;
+
+    // The trace bus initiator.
+    tlm::tlm_generic_payload trace_tx_, dmi_tx_; // own an access_extension each
+    access_extension *trace_ext_, *dmi_ext_;
+    std::vector<unsigned char> unit_; // one alignment unit, the data of a b_transport
+    std::vector<dmi_region> dmi_;     // granted and refused ranges, newest last
+    size_t dmi_hit_ = 0;              // the region the last write used
+    sc_core::sc_time write_time_;     // trace_write_time()
+    trace_bus_stats trace_stats_;
+    int in_callback_ = 0; // a TRBE callback is calling out of the core
+    bool trace_warned_ = false, wait_warned_ = false;
+    // Trace sink calls made from inside a callback, performed one delta later.
+    struct deferred_call {
+        int what;
+        std::vector<uint8_t> bytes;
+    };
+    std::vector<deferred_call> deferred_;
+    sc_core::sc_event deferred_event_;
 };
 
 } // namespace pmtrace
