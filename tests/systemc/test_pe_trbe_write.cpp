@@ -53,6 +53,24 @@ TEST(TrbeWrite, WithoutDmiEachAlignmentUnitIsOneTransaction)
     EXPECT_EQ(p.pe.trace_stats().dmi_bytes, 0u);
 }
 
+// The physical address space of the owning regime is in each transaction's access_extension:
+// with MDCR_EL3.NSTB = 0b01 Secure EL1&0 owns the buffer (Table D6-2); no trap to EL3 there.
+TEST(TrbeWrite, TransactionsCarryThePhysicalAddressSpace)
+{
+    P p(trbe_config(), ram_config(false));
+    p.pe.state->set_pe_state(at_el(3, PMT_SS_SECURE));
+    wr(p.pe, PMT_REG_MDCR_EL3, 0, PMT_PUT(MDCR_EL3, NSTB, 1));
+    pmt_pe_state s1 = at_el(1, PMT_SS_SECURE);
+    s1.el2_enabled = false;
+    p.pe.state->set_pe_state(s1);
+    p.program_fill();
+    p.trace(128);
+    ASSERT_EQ(p.probe.accesses.size(), 2u);
+    EXPECT_EQ(p.probe.accesses[0].pas, PMT_SS_SECURE);
+    EXPECT_EQ(p.probe.accesses[1].pas, PMT_SS_SECURE);
+    EXPECT_TRUE(p.holds(P::BASE, 0, 128));
+}
+
 // The configuration can turn DMI off (a memory that grants it is then written by b_transport).
 TEST(TrbeWrite, DmiCanBeTurnedOff)
 {
