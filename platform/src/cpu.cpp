@@ -1,6 +1,8 @@
 // cpu.cpp - the host-driven CPU (cpu.h).
 #include <pmtrace/platform/cpu.h>
 
+#include "hal/hal_impl.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -51,7 +53,7 @@ const hal_ops cpu_ops = {
     [](void *c, hal_sysreg r, uint64_t v) { return self(c)->sysreg_write(r, v); },
     [](void *c) { self(c)->barrier(); },
     [](void *c) { self(c)->barrier(); },
-    [](void *c) { self(c)->barrier(); }, // TSB CSYNC: no trace buffer on this CPU's path yet
+    [](void *c) { self(c)->tsb_csync(); },
     [](void *c, uint64_t pa, unsigned size, uint64_t *v) {
         *v = 0;
         return self(c)->mmio(false, pa, size, *v);
@@ -71,9 +73,10 @@ const hal_ops cpu_ops = {
 
 cpu::cpu(const sc_core::sc_module_name &name, const cpu_config &config)
     : sc_module(name), bus("bus"), sysreg("sysreg"), events("events"), state("state"), irq("irq"),
-      config_(config)
+      trace_out("trace_out"), trbe("trbe"), serror("serror"), config_(config)
 {
     irq.bind(*this);
+    serror.bind(*this);
     hal_.ops = &cpu_ops;
     hal_.ctx = this;
     tlm_utils::tlm_quantumkeeper::set_global_quantum(config_.quantum);
@@ -94,6 +97,13 @@ void cpu::set_level(bool level)
     }
 }
 
+void cpu::notify_event()
+{
+    stats_.serrors++;
+    SC_REPORT_INFO_VERB(name(), "SError signalled (no SError handler: counted)",
+                        sc_core::SC_MEDIUM);
+}
+
 void cpu::main()
 {
     qk_.reset();
@@ -107,7 +117,8 @@ void cpu::main()
         sc_core::sc_stop();
 }
 
-// What TF-A and a hypervisor do before the kernel runs: give the kernel every counter.
+// What TF-A and a hypervisor do before the kernel runs: give the kernel every counter and the
+// trace buffer (sw/hal/hal_impl.h).
 void cpu::boot_firmware()
 {
     if (!config_.firmware)
@@ -119,8 +130,9 @@ void cpu::boot_firmware()
         s.ss = PMT_SS_SECURE;
         s.scr_ns = true;
         (void)state->set_pe_state(s, t);
-        uint64_t mdcr = config_.pmuv3p9 ? PMT_MASK(MDCR_EL3, EnPM2) : 0;
-        (void)sysreg->write_sysreg(to_pmt(HAL_MDCR_EL3), mdcr, t);
+        (void)sysreg->write_sysreg(
+            to_pmt(HAL_MDCR_EL3),
+            hal_firmware_mdcr_el3(config_.pmuv3p9, config_.trbe, config_.trbe_exc), t);
     }
     if (config_.have_el2) {
         s = pmt_pe_state{};
@@ -128,8 +140,9 @@ void cpu::boot_firmware()
         s.ss = PMT_SS_NONSECURE;
         s.el2_enabled = true;
         (void)state->set_pe_state(s, t);
-        (void)sysreg->write_sysreg(to_pmt(HAL_MDCR_EL2),
-                                   PMT_PUT(MDCR_EL2, HPMN, config_.num_counters), t);
+        (void)sysreg->write_sysreg(
+            to_pmt(HAL_MDCR_EL2),
+            hal_firmware_mdcr_el2(config_.num_counters, config_.trbe, kernel_.el), t);
     }
 }
 
@@ -222,12 +235,47 @@ hal_status cpu::sysreg_write(hal_sysreg reg, uint64_t value)
                                                                                     : HAL_OK;
     else
         st = from_access(sysreg->write_sysreg(to_pmt(reg), value, qk_.get_local_time()));
+    if (st == HAL_OK && (reg == HAL_TRFCR_EL1 || reg == HAL_TRFCR_EL2 || reg == HAL_TRFCR_EL12))
+        refresh_trfcr();
     take_irqs();
     return st;
 }
 
+// TRFCR_EL1 and TRFCR_EL2 as the kernel reads them (for the trace unit's prohibited regions),
+// after the software wrote one of them.
+void cpu::refresh_trfcr()
+{
+    const pmt_pe_state s = state->pe_state();
+    const bool vhe = s.el == 2 && s.hcr_e2h;
+    uint64_t v = 0;
+    trfcr_el1_ = sysreg->read_sysreg(to_pmt(vhe ? HAL_TRFCR_EL12 : HAL_TRFCR_EL1), v,
+                                     qk_.get_local_time()) == PMT_ACCESS_OK
+                     ? v
+                     : 0;
+    trfcr_el2_ = s.el == 2 && sysreg->read_sysreg(to_pmt(HAL_TRFCR_EL2), v, qk_.get_local_time()) ==
+                                  PMT_ACCESS_OK
+                     ? v
+                     : 0;
+}
+
 void cpu::barrier()
 {
+    take_irqs();
+}
+
+// TSB CSYNC (D6.6.1). While a trace unit flush the Trace Buffer Unit requested is pending, the
+// TSB CSYNC is not complete (RJQDJD): the CPU lets the rest of the platform run until it is.
+void cpu::tsb_csync()
+{
+    stats_.tsb_csyncs++;
+    if (pmtrace::trbe_cpu_if *unit = trbe.get_interface(0)) {
+        (void)unit->tsb_csync(qk_.get_local_time());
+        for (unsigned n = 0; n < 1000 && unit->trbe_status().flush_pending; n++) {
+            qk_.sync();
+            stats_.syncs++;
+            (void)unit->tsb_csync(qk_.get_local_time());
+        }
+    }
     take_irqs();
 }
 
@@ -359,6 +407,41 @@ hal_status cpu::run_cycles(uint64_t n)
     return HAL_OK;
 }
 
+// The trace unit's output while the work ran (sw/hal/hal_impl.h).
+hal_status cpu::run_trace(const hal_work &w)
+{
+    pmtrace::trace_sink_if *sink = trace_out.get_interface(0);
+    pmtrace::trbe_cpu_if *unit = trbe.get_interface(0);
+    if (!sink || !unit) {
+        stats_.trace_dropped += w.trace_len;
+        return HAL_OK;
+    }
+    const bool allowed =
+        hal_trace_allowed(w.el, kernel_.hcr_e2h && kernel_.hcr_tge, trfcr_el1_, trfcr_el2_);
+
+    struct context {
+        cpu *self;
+        pmtrace::trace_sink_if *sink;
+        pmtrace::trbe_cpu_if *unit;
+    } ctx{this, sink, unit};
+    const hal_trace_sink port = {
+        &ctx,
+        [](void *c) { return static_cast<context *>(c)->unit->trbe_status().headroom; },
+        [](void *c, const uint8_t *data, size_t n) {
+            context *x = static_cast<context *>(c);
+            x->sink->trace_bytes(data, n, x->self->qk_.get_local_time());
+            return true;
+        },
+        [](void *c) {
+            context *x = static_cast<context *>(c);
+            x->sink->detected_trigger(x->self->qk_.get_local_time());
+        },
+        [](void *c) { static_cast<context *>(c)->self->take_irqs(); },
+    };
+    return hal_trace_deliver(&port, allowed, w.trace, w.trace_len, w.trigger_at,
+                             &stats_.trace_bytes, &stats_.trace_dropped);
+}
+
 hal_status cpu::run(const hal_work &w)
 {
     if ((w.num_events && !w.events) || (w.trace_len && !w.trace) || w.el > kernel_.el)
@@ -371,9 +454,8 @@ hal_status cpu::run(const hal_work &w)
         st = w.events[i].event == PMT_EV_CPU_CYCLES
                  ? run_cycles(w.events[i].count)
                  : run_event(w.events[i].event, w.events[i].count);
-    // The trace unit's bytes need the TRBE ports of the PE model (they come with the TRBE
-    // wrapper); until then they are dropped, as where trace is prohibited.
-    stats_.trace_dropped += w.trace_len;
+    if (st == HAL_OK && (w.trace_len || w.trigger_at != HAL_NO_TRIGGER))
+        st = run_trace(w);
     (void)state->set_pe_state(kernel_, qk_.get_local_time());
     take_irqs();
     return st;

@@ -4,6 +4,15 @@
 namespace pmtrace::platform
 {
 
+pmtrace::pe_model_config vp_default_pe()
+{
+    pmtrace::pe_model_config c;
+    c.core.trbe.feat_trbe = true;
+    c.core.common_events[0] = ~uint64_t{0};
+    c.core.common_events[1] = ~uint64_t{0};
+    return c;
+}
+
 vp_config vp::complete(vp_config c)
 {
     c.cpu.clock_period = c.pe.clock_period;
@@ -11,6 +20,8 @@ vp_config vp::complete(vp_config c)
     c.cpu.have_el2 = c.pe.core.have_el2;
     c.cpu.have_el3 = c.pe.core.have_el3;
     c.cpu.pmuv3p9 = c.pe.core.pmu_version >= PMT_PMUV3P9;
+    c.cpu.trbe = c.pe.core.trbe.feat_trbe;
+    c.cpu.trbe_exc = c.pe.core.trbe.feat_trbe_exc;
     c.cpu.uart_base = virt::uart_base;
     return c;
 }
@@ -27,21 +38,23 @@ memory_config ram_config(uint64_t size)
 
 vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     : sc_module(name), bus("bus", config.bus_latency), ram("ram", ram_config(config.ram_size)),
-      uart("uart"), gic("gic", config.gic), cross_trigger("cti", config.cti), pe("pe", config.pe),
-      cpu0("cpu", complete(config).cpu), config_(complete(config))
+      uart("uart"), gic("gic", config.gic), cross_trigger("cti", config.cti), mmu("mmu"),
+      pe("pe", config.pe), cpu0("cpu", complete(config).cpu), config_(complete(config))
 {
     // The ID registers the drivers probe, as the PE model reports them.
     uint64_t dfr0 = 0, dfr1 = 0;
     (void)pmt_pe_id_aa64dfr(pe.core(), &dfr0, &dfr1);
 
-    // The bus.
+    // The bus, with two initiators: the CPU and the Trace Buffer Unit.
     cpu0.bus.bind(bus.target);
+    pe.trace_bus.bind(bus.target);
     bus.initiator.bind(gic.distributor);
     bus.initiator.bind(gic.redistributors);
     bus.initiator.bind(uart.socket);
     bus.initiator.bind(ram.socket);
     bus.initiator.bind(cross_trigger.socket);
     bus.initiator.bind(pe.pmu_frame);
+    bus.initiator.bind(pe.trbe_frame);
     bus.map(GICD, virt::gic_distributor_base, virt::gic_distributor_size);
     bus.map(GICR, virt::gic_redistributor_base,
             virt::gic_redistributor_stride * config_.gic.num_cpus);
@@ -49,11 +62,15 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     bus.map(RAM, virt::ram_base, config_.ram_size);
     bus.map(CTI, virt::cti_base, virt::cti_size);
     bus.map(PMU_FRAME, virt::pmu_frame_base, virt::pmu_frame_size);
+    bus.map(TRBE_FRAME, virt::trbe_frame_base, virt::trbe_frame_size);
 
     // The CPU and the PE.
     cpu0.sysreg.bind(pe.sysreg);
     cpu0.events.bind(pe.events);
     cpu0.state.bind(pe.state);
+    cpu0.trbe.bind(pe.trbe);
+    cpu0.trace_out.bind(pe.trace_sink);
+    pe.translation.bind(mmu);
     cpu0.set_cpu_interface(&gic.cpu(0));
     cpu0.set_id_registers(dfr0 | 0x6 /* DebugVer: Armv8.0 */, dfr1);
     pmtrace::pe_model *model = &pe;
@@ -64,8 +81,13 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
 
     // Interrupts and triggers.
     pe.pmuirq.bind(gic.pmuirq(0));
+    pe.trbirq.bind(gic.trbirq(0));
     gic.irq[0].bind(cpu0.irq);
+    pe.serror.bind(cpu0.serror);
     pe.cti_pmu_overflow.bind(cross_trigger);
+    pe.cti_trbe_stopped.bind(cross_trigger);
+    pe.cti_trbe_management.bind(cross_trigger);
+    pe.cti_trbe_wrap.bind(cross_trigger);
 }
 
 void vp::run(cpu::program program)

@@ -3,6 +3,7 @@
  * TRBE's memory port with fault injection.
  */
 #include "hal_core.h"
+#include "hal_impl.h"
 
 #include "../drivers/gic/gicv3_regs.h"
 
@@ -548,48 +549,38 @@ static hal_status run_event(hal_core *hc, uint16_t event, uint64_t n)
 
 static bool trace_allowed(const hal_core *hc, uint8_t el)
 {
-    bool vhe_host = hc->kernel.hcr_e2h && hc->kernel.hcr_tge;
-    switch (el) {
-    case 0:
-        return vhe_host ? PMT_GET(TRFCR_EL2, E0HTRE, hc->trfcr_el2)
-                        : PMT_GET(TRFCR_EL1, E0TRE, hc->trfcr_el1);
-    case 1: return PMT_GET(TRFCR_EL1, E1TRE, hc->trfcr_el1);
-    default: return PMT_GET(TRFCR_EL2, E2TRE, hc->trfcr_el2);
-    }
+    return hal_trace_allowed(el, hc->kernel.hcr_e2h && hc->kernel.hcr_tge, hc->trfcr_el1,
+                             hc->trfcr_el2);
 }
 
-/* Trace bytes from the trace unit, in steps that end where the Trace Buffer Unit does something
- * visible (a wrap, a Trigger Event), with the Detected Trigger after trigger_at bytes. */
+/* The Trace Buffer Unit of the model, as hal_trace_deliver reaches it. */
+static uint64_t sink_headroom(void *ctx)
+{
+    pmt_trbe_status s;
+    return pmt_trbe_get_status(((hal_core *)ctx)->pe, &s) == PMT_OK ? s.headroom : UINT64_MAX;
+}
+
+static bool sink_bytes(void *ctx, const uint8_t *data, size_t n)
+{
+    return pmt_trbe_trace(((hal_core *)ctx)->pe, data, n, NULL) == PMT_OK;
+}
+
+static void sink_trigger(void *ctx)
+{
+    (void)pmt_trbe_detected_trigger(((hal_core *)ctx)->pe);
+}
+
+static void sink_step_done(void *ctx)
+{
+    take_irqs(ctx);
+}
+
 static hal_status run_trace(hal_core *hc, uint8_t el, const uint8_t *bytes, size_t n,
                             size_t trigger_at)
 {
-    size_t done = 0;
-    bool triggered = trigger_at > n;
-    while (done < n || !triggered) {
-        if (!triggered && done == trigger_at) {
-            triggered = true;
-            if (trace_allowed(hc, el))
-                (void)pmt_trbe_detected_trigger(hc->pe);
-            take_irqs(hc);
-            continue;
-        }
-        size_t step = n - done;
-        if (!triggered && trigger_at - done < step)
-            step = trigger_at - done;
-        if (!trace_allowed(hc, el)) {
-            hc->stats.trace_dropped += step;
-        } else {
-            pmt_trbe_status s;
-            if (pmt_trbe_get_status(hc->pe, &s) == PMT_OK && s.headroom != UINT64_MAX)
-                step = (size_t)min64(step, s.headroom ? s.headroom : 1);
-            if (pmt_trbe_trace(hc->pe, bytes + done, step, NULL) != PMT_OK)
-                return HAL_INVALID;
-            hc->stats.trace_bytes += step;
-        }
-        done += step;
-        take_irqs(hc);
-    }
-    return HAL_OK;
+    const hal_trace_sink sink = {hc, sink_headroom, sink_bytes, sink_trigger, sink_step_done};
+    return hal_trace_deliver(&sink, trace_allowed(hc, el), bytes, n, trigger_at,
+                             &hc->stats.trace_bytes, &hc->stats.trace_dropped);
 }
 
 static hal_status core_run(void *ctx, const hal_work *w)
@@ -731,13 +722,9 @@ static void firmware(hal_core *hc)
         s.ss = p->have_rme ? PMT_SS_ROOT : PMT_SS_SECURE;
         s.scr_ns = true;
         (void)pmt_pe_set_state(hc->pe, &s);
-        uint64_t mdcr = 0;
-        if (p->pmu_version >= PMT_PMUV3P9)
-            mdcr |= PMT_MASK(MDCR_EL3, EnPM2);
-        if (p->trbe.feat_trbe)
-            mdcr |= PMT_PUT(MDCR_EL3, NSTB, 3) |
-                    (p->trbe.feat_trbe_exc ? PMT_PUT(MDCR_EL3, TRBEE, 1) : 0);
-        firmware_write(hc, HAL_MDCR_EL3, mdcr);
+        firmware_write(hc, HAL_MDCR_EL3,
+                       hal_firmware_mdcr_el3(p->pmu_version >= PMT_PMUV3P9, p->trbe.feat_trbe,
+                                             p->trbe.feat_trbe_exc));
     }
     if (p->have_el2) {
         memset(&s, 0, sizeof s);
@@ -745,10 +732,9 @@ static void firmware(hal_core *hc)
         s.ss = PMT_SS_NONSECURE;
         s.el2_enabled = true;
         (void)pmt_pe_set_state(hc->pe, &s);
-        uint64_t mdcr = PMT_PUT(MDCR_EL2, HPMN, p->num_counters);
-        if (p->trbe.feat_trbe && hc->cfg.kernel_el == 1)
-            mdcr |= PMT_PUT(MDCR_EL2, E2TB, 3);
-        firmware_write(hc, HAL_MDCR_EL2, mdcr);
+        firmware_write(
+            hc, HAL_MDCR_EL2,
+            hal_firmware_mdcr_el2(p->num_counters, p->trbe.feat_trbe, hc->cfg.kernel_el));
     }
 }
 

@@ -207,9 +207,9 @@ pmt_status pe_model::trace_input(pmt_status status)
     return status;
 }
 
-void pe_model::defer(int what, const uint8_t *data, size_t n)
+void pe_model::defer(int what, const uint8_t *data, size_t n, const sc_core::sc_time &offset)
 {
-    deferred_.push_back({what, std::vector<uint8_t>(data, data + n)});
+    deferred_.push_back({what, std::vector<uint8_t>(data, data + n), offset});
     deferred_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -220,13 +220,13 @@ void pe_model::run_deferred()
     while (!deferred_.empty()) {
         deferred_call call = std::move(deferred_.front());
         deferred_.erase(deferred_.begin());
-        perform(call.what, call.bytes.data(), call.bytes.size());
+        perform(call.what, call.bytes.data(), call.bytes.size(), call.offset);
     }
 }
 
-void pe_model::perform(int what, const uint8_t *data, size_t n)
+void pe_model::perform(int what, const uint8_t *data, size_t n, const sc_core::sc_time &offset)
 {
-    advance();
+    advance(offset);
     switch (what) {
     case DEFER_BYTES: trace_input(pmt_trbe_trace(pe_, data, n, nullptr)); break;
     case DEFER_TRIGGER: trace_input(pmt_trbe_detected_trigger(pe_)); break;
@@ -235,28 +235,29 @@ void pe_model::perform(int what, const uint8_t *data, size_t n)
     rearm();
 }
 
-void pe_model::trace_bytes(const uint8_t *data, size_t n)
-{
-    if (in_callback_ || !deferred_.empty()) // in order, after the calls already deferred
-        defer(DEFER_BYTES, data, n);
-    else
-        perform(DEFER_BYTES, data, n);
-}
-
-void pe_model::detected_trigger()
+// In order, after the calls already deferred.
+void pe_model::trace_bytes(const uint8_t *data, size_t n, const sc_core::sc_time &offset)
 {
     if (in_callback_ || !deferred_.empty())
-        defer(DEFER_TRIGGER);
+        defer(DEFER_BYTES, data, n, offset);
     else
-        perform(DEFER_TRIGGER);
+        perform(DEFER_BYTES, data, n, offset);
 }
 
-void pe_model::flush_complete()
+void pe_model::detected_trigger(const sc_core::sc_time &offset)
 {
     if (in_callback_ || !deferred_.empty())
-        defer(DEFER_FLUSH_COMPLETE);
+        defer(DEFER_TRIGGER, nullptr, 0, offset);
     else
-        perform(DEFER_FLUSH_COMPLETE);
+        perform(DEFER_TRIGGER, nullptr, 0, offset);
+}
+
+void pe_model::flush_complete(const sc_core::sc_time &offset)
+{
+    if (in_callback_ || !deferred_.empty())
+        defer(DEFER_FLUSH_COMPLETE, nullptr, 0, offset);
+    else
+        perform(DEFER_FLUSH_COMPLETE, nullptr, 0, offset);
 }
 
 // --- trbe_cpu_if ---

@@ -75,7 +75,7 @@ struct trbe_port : sc_core::sc_module, trace_sink_if {
     uint64_t triggers = 0;
     trbe_port(const sc_core::sc_module_name &n, uint64_t base) : sc_module(n), ptr(base) {}
 
-    void trace_bytes(const uint8_t *data, size_t n) override
+    void trace_bytes(const uint8_t *data, size_t n, const sc_core::sc_time &) override
     {
         pmt_trbe_regime r{};
         r.ss = PMT_SS_NONSECURE;
@@ -101,8 +101,8 @@ struct trbe_port : sc_core::sc_module, trace_sink_if {
                 ptr++;
         }
     }
-    void detected_trigger() override { triggers++; }
-    void flush_complete() override {}
+    void detected_trigger(const sc_core::sc_time &) override { triggers++; }
+    void flush_complete(const sc_core::sc_time &) override {}
 };
 
 TEST(PlatformTraceWritePath, TraceLandsInMemoryUntilAnInjectedPermissionFault)

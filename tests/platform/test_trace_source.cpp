@@ -20,13 +20,13 @@ struct sink_probe : trace_sink_if {
     std::vector<uint64_t> trigger_at; // bytes received when each trigger came
     std::vector<sc_time> flush_done;
     std::vector<uint64_t> flush_done_bytes;
-    void trace_bytes(const uint8_t *data, size_t n) override
+    void trace_bytes(const uint8_t *data, size_t n, const sc_core::sc_time &) override
     {
         bytes.insert(bytes.end(), data, data + n);
         delivery_times.push_back(sc_core::sc_time_stamp());
     }
-    void detected_trigger() override { trigger_at.push_back(bytes.size()); }
-    void flush_complete() override
+    void detected_trigger(const sc_core::sc_time &) override { trigger_at.push_back(bytes.size()); }
+    void flush_complete(const sc_core::sc_time &) override
     {
         flush_done.push_back(sc_core::sc_time_stamp());
         flush_done_bytes.push_back(bytes.size());

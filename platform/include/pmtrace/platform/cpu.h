@@ -10,6 +10,14 @@
 // - run: retired instructions and other events go to the PE model's event export at the local
 //   offset; cycles advance the local time by cycles x clock period. A tlm_quantumkeeper decouples
 //   the CPU and syncs (wait) at quantum boundaries;
+// - trace: the CPU stands in for the PE's trace unit. The work's trace bytes go to `trace_out`
+//   (the Trace Buffer Unit's trace sink) at the local offset, dropped where the trace unit's
+//   prohibited regions say so (TRFCR_ELx.ExTRE as the kernel reads them), in steps that end at
+//   the unit's headroom so TRBIRQ is taken at the exact byte (sw/hal/hal_impl.h); the work's
+//   Detected Trigger likewise. The CPU buffers no trace, so it needs no flush handshake (leave
+//   the unit's trace_flush port unbound). TSB CSYNC goes to `trbe`;
+// - an SError (serror: the unit's External abort on a trace write, when so configured) is
+//   counted; the software has no SError handler;
 // - interrupts: the GIC's IRQ output for this CPU drives `irq`. While it is high and PSTATE.I is
 //   clear, the CPU runs the registered entry at a HAL call boundary, with PSTATE.I set and at the
 //   software's Exception level.
@@ -27,6 +35,7 @@
 #include <pmtrace/platform/gic_cpu_interface.h>
 #include <pmtrace/platform/signal_if.h>
 #include <pmtrace/systemc/cpu_if.h>
+#include <pmtrace/systemc/trbe_if.h>
 
 #include <cstdint>
 #include <functional>
@@ -53,10 +62,13 @@ struct cpu_config {
     bool have_el2 = true;
     bool have_el3 = true;
     // Before the software runs, do what EL3 and EL2 firmware do: MDCR_EL3 (EnPM2 with PMUv3p9),
-    // MDCR_EL2.HPMN = num_counters (the kernel gets every counter).
+    // MDCR_EL2.HPMN = num_counters (the kernel gets every counter); with a Trace Buffer Unit,
+    // MDCR_EL3.NSTB and MDCR_EL2.E2TB give the kernel the trace buffer.
     bool firmware = true;
     unsigned num_counters = 6;
     bool pmuv3p9 = false;
+    bool trbe = false;
+    bool trbe_exc = false;
     // PL011 data register for console_write; 0: console output dropped.
     uint64_t uart_base = 0;
     // Interrupts taken back to back at one boundary before the CPU gives up (a handler that does
@@ -74,11 +86,14 @@ struct cpu_stats {
     uint64_t sysreg_accesses = 0;
     uint64_t mmio_accesses = 0;
     uint64_t bus_errors = 0;
-    uint64_t trace_dropped = 0; // trace bytes of work with no trace buffer to take them
-    uint64_t syncs = 0;         // quantum keeper synchronisations
+    uint64_t trace_bytes = 0;   // trace bytes given to the Trace Buffer Unit
+    uint64_t trace_dropped = 0; // trace bytes of work where trace is prohibited, or no unit
+    uint64_t tsb_csyncs = 0;
+    uint64_t serrors = 0; // SError interrupts signalled (not taken: no handler)
+    uint64_t syncs = 0;   // quantum keeper synchronisations
 };
 
-class cpu : public sc_core::sc_module, public level_if
+class cpu : public sc_core::sc_module, public level_if, public event_if
 {
   public:
     // Everything the CPU reaches: the bus, and the PE model's exports.
@@ -88,6 +103,11 @@ class cpu : public sc_core::sc_module, public level_if
     sc_core::sc_port<pmtrace::pe_state_if> state;
     // The IRQ input (bind the GIC's irq output for this CPU here).
     sc_core::sc_export<level_if> irq;
+    // The trace path (both may stay unbound: trace bytes are then dropped, TSB CSYNC is a NOP).
+    optional_port<pmtrace::trace_sink_if> trace_out;
+    optional_port<pmtrace::trbe_cpu_if> trbe;
+    // The SError input (bind the PE model's serror output here).
+    sc_core::sc_export<event_if> serror;
 
     using program = std::function<void(const hal *h)>;
     using peek_function = std::function<uint64_t(uint16_t event, const sc_core::sc_time &offset)>;
@@ -115,11 +135,14 @@ class cpu : public sc_core::sc_module, public level_if
 
     // level_if: the GIC's IRQ output.
     void set_level(bool level) override;
+    // event_if: an SError.
+    void notify_event() override;
 
     // The HAL calls (sw/hal/hal.h).
     hal_status sysreg_read(hal_sysreg reg, uint64_t &value);
     hal_status sysreg_write(hal_sysreg reg, uint64_t value);
     void barrier();
+    void tsb_csync();
     hal_status mmio(bool write, uint64_t pa, unsigned size, uint64_t &value);
     hal_status mem_read(uint64_t va, void *dst, size_t n);
     bool irq_mask(bool masked);
@@ -135,6 +158,8 @@ class cpu : public sc_core::sc_module, public level_if
     void set_el(uint8_t el);
     hal_status run_event(uint16_t event, uint64_t n);
     hal_status run_cycles(uint64_t n);
+    hal_status run_trace(const hal_work &work);
+    void refresh_trfcr();
     void maybe_sync();
 
     cpu_config config_;
@@ -152,6 +177,7 @@ class cpu : public sc_core::sc_module, public level_if
     void *entry_arg_ = nullptr;
     bool finished_ = false;
     sc_core::sc_event irq_event_;
+    uint64_t trfcr_el1_ = 0, trfcr_el2_ = 0; // as the kernel last read them
     cpu_stats stats_;
 };
 

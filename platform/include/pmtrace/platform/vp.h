@@ -1,15 +1,16 @@
-// vp.h - the reference virtual platform: one PE (pe_model), a host-driven CPU, a GICv3, a CTI,
-// RAM and a PL011 UART on the memory map of QEMU's virt board (docs/platform.md draws it).
+// vp.h - the reference virtual platform: one PE (pe_model) with its PMU and Trace Buffer Unit, a
+// host-driven CPU, a GICv3, a CTI, RAM with a fault table, the TRBE's address translation and a
+// PL011 UART on the memory map of QEMU's virt board (docs/platform.md draws it).
 //
-//   cpu.bus -> router -> GICD 0x0800_0000, GICR 0x080A_0000, UART 0x0900_0000,
-//                        CTI 0x0C00_0000, PMU frame 0x0C01_0000, RAM 0x4000_0000
-//   cpu -> pe.sysreg / pe.events / pe.state;  ICC_* -> gic.cpu(0)
-//   pe.pmuirq -> GIC PPI 23 -> gic.irq[0] -> cpu.irq
-//   pe.cti_pmu_overflow -> CTI input trigger 1
-//
-// The TRBE's ports (translation, trace sink, its memory initiator, TRBIRQ on PPI 22) join when
-// the PE model offers them; the platform keeps their places (trbe_intid, the memory's fault
-// table).
+//   cpu.bus, pe.trace_bus -> router -> GICD 0x0800_0000, GICR 0x080A_0000, UART 0x0900_0000,
+//                                      CTI 0x0C00_0000, PMU frame 0x0C01_0000,
+//                                      TRBE frame 0x0C02_0000, RAM 0x4000_0000
+//   cpu -> pe.sysreg / pe.events / pe.state / pe.trbe;  ICC_* -> gic.cpu(0)
+//   cpu.trace_out -> pe.trace_sink (the CPU stands in for the trace unit)
+//   pe.translation -> mmu (identity; mappings and injected faults per page)
+//   pe.pmuirq -> GIC PPI 23, pe.trbirq -> GIC PPI 22 (gic.trbe_intid) -> gic.irq[0] -> cpu.irq
+//   pe.serror -> cpu.serror
+//   pe.cti_pmu_overflow -> CTI input trigger 1; pe.cti_trbe_stopped/management/wrap -> 8/9/10
 #ifndef PMTRACE_PLATFORM_VP_H
 #define PMTRACE_PLATFORM_VP_H
 
@@ -19,6 +20,7 @@
 #include <pmtrace/platform/memory.h>
 #include <pmtrace/platform/memory_map.h>
 #include <pmtrace/platform/router.h>
+#include <pmtrace/platform/translator.h>
 #include <pmtrace/platform/uart_pl011.h>
 #include <pmtrace/systemc/pe_model.h>
 
@@ -35,12 +37,18 @@ constexpr uint64_t cti_base = 0x0C00'0000;
 constexpr uint64_t cti_size = 0x1000;
 constexpr uint64_t pmu_frame_base = 0x0C01'0000;
 constexpr uint64_t pmu_frame_size = 0x1000;
+constexpr uint64_t trbe_frame_base = 0x0C02'0000; // FEAT_TRBE_EXT (else every access faults)
+constexpr uint64_t trbe_frame_size = 0x1000;
 } // namespace virt
 
+// The PE the platform has by default: pe_model_config's defaults, with FEAT_TRBE and every common
+// event the PE delivers listed in PMCEID.
+pmtrace::pe_model_config vp_default_pe();
+
 struct vp_config {
-    pmtrace::pe_model_config pe;    // the PE: features, counters, clock period
-    cpu_config cpu;                 // quantum; the rest is filled in from `pe`
-    uint64_t ram_size = 0x100'0000; // 16 MiB at virt::ram_base
+    pmtrace::pe_model_config pe = vp_default_pe(); // the PE: features, counters, clock period
+    cpu_config cpu;                                // quantum; the rest is filled in from `pe`
+    uint64_t ram_size = 0x100'0000;                // 16 MiB at virt::ram_base
     sc_core::sc_time bus_latency = sc_core::SC_ZERO_TIME;
     cti_config cti;
     gic_config gic;
@@ -50,13 +58,14 @@ class vp : public sc_core::sc_module
 {
   public:
     // Router ports, in binding order.
-    enum port : unsigned { GICD = 0, GICR, UART, RAM, CTI, PMU_FRAME };
+    enum port : unsigned { GICD = 0, GICR, UART, RAM, CTI, PMU_FRAME, TRBE_FRAME };
 
     router bus;
     memory ram;
     uart_pl011 uart;
     gicv3 gic;
     cti cross_trigger;
+    translator mmu;
     pmtrace::pe_model pe;
     cpu cpu0;
 
@@ -66,8 +75,8 @@ class vp : public sc_core::sc_module
     // Once per process: SystemC cannot elaborate again.
     void run(cpu::program program);
 
-    // Waveforms: PMUIRQ and the other outputs of the PE model, the CPU's IRQ line, the CTI's
-    // output triggers. Call before run().
+    // Waveforms: PMUIRQ, TRBIRQ and the other outputs of the PE model (its CTI triggers among
+    // them), the CPU's IRQ line, the CTI's output triggers. Call before run().
     void trace(sc_core::sc_trace_file *file) const override;
 
     const vp_config &config() const { return config_; }

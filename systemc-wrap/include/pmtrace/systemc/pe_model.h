@@ -164,11 +164,12 @@ class pe_model : public sc_core::sc_module,
                              const sc_core::sc_time &offset) override;
     // reset_if: the core's cold reset at the current simulated time.
     void reset() override;
-    // trace_sink_if, at sc_time_stamp(). Called from inside the model's own call (a trace unit
-    // answering flush_request at once), the call is performed one delta cycle later.
-    void trace_bytes(const uint8_t *data, size_t n) override;
-    void detected_trigger() override;
-    void flush_complete() override;
+    // trace_sink_if, at sc_time_stamp() + offset. Called from inside the model's own call (a
+    // trace unit answering flush_request at once), the call is performed one delta cycle later.
+    void trace_bytes(const uint8_t *data, size_t n,
+                     const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME) override;
+    void detected_trigger(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME) override;
+    void flush_complete(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME) override;
     // trbe_cpu_if
     pmt_status tsb_csync(const sc_core::sc_time &offset) override;
     pmt_status external_abort(unsigned stage, const sc_core::sc_time &offset) override;
@@ -255,9 +256,9 @@ class pe_model : public sc_core::sc_module,
     void request_dmi(uint64_t address, pmt_security pas);
     void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
     pmt_status trace_input(pmt_status status);
-    void defer(int what, const uint8_t *data = nullptr, size_t n = 0);
+    void defer(int what, const uint8_t *data, size_t n, const sc_core::sc_time &offset);
     void run_deferred();
-    void perform(int what, const uint8_t *data = nullptr, size_t n = 0);
+    void perform(int what, const uint8_t *data, size_t n, const sc_core::sc_time &offset);
 
     pe_model_config config_;
     sc_core::sc_simcontext *simcontext_; // sc_time_stamp() without a call into the library
@@ -289,6 +290,7 @@ class pe_model : public sc_core::sc_module,
     struct deferred_call {
         int what;
         std::vector<uint8_t> bytes;
+        sc_core::sc_time offset;
     };
     std::vector<deferred_call> deferred_;
     sc_core::sc_event deferred_event_;

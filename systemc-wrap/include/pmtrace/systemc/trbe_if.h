@@ -28,15 +28,17 @@ class trbe_translation_if : public virtual sc_core::sc_interface
 };
 
 // What a trace unit calls: the Trace Buffer Unit side (pmt_trbe_trace, pmt_trbe_detected_trigger,
-// pmt_trbe_flush_complete). The calls happen at sc_time_stamp().
+// pmt_trbe_flush_complete). The calls happen at sc_time_stamp() + offset (a temporally decoupled
+// caller passes its local time offset).
 class trace_sink_if : public virtual sc_core::sc_interface
 {
   public:
-    virtual void trace_bytes(const uint8_t *data, size_t n) = 0;
-    virtual void detected_trigger() = 0;
+    virtual void trace_bytes(const uint8_t *data, size_t n,
+                             const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME) = 0;
+    virtual void detected_trigger(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME) = 0;
     // The flush this sink requested is complete: every byte generated before the request has
     // been delivered.
-    virtual void flush_complete() = 0;
+    virtual void flush_complete(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME) = 0;
 };
 
 // What the Trace Buffer Unit calls: the trace unit side (the core's flush_request callback).
