@@ -140,6 +140,8 @@ unsigned gic_cpu_interface::acknowledge(unsigned group)
         return gic_no_interrupt;
     ap_[group] |= 1u << (group_priority(intid) >> priority_shift);
     rd_.acknowledge(intid); // calls back: the outputs follow
+    if (intid < 32)
+        acked_[intid]++;
     return intid;
 }
 

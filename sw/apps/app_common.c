@@ -48,3 +48,13 @@ void sw_app_grouped(uint64_t v, char *out, size_t size)
     }
     out[j] = '\0';
 }
+
+int sw_app_gic(const sw_env *env, sw_gic *local, sw_gic **gic)
+{
+    if (env->gic) {
+        *gic = env->gic;
+        return SW_OK;
+    }
+    *gic = local;
+    return sw_gic_init(local, env->h, env->gicd_base, env->gicr_base);
+}

@@ -4,6 +4,9 @@
 
 #include "apps.h"
 
+/* The GIC the app uses: the environment's shared one (env->gic), or `local` brought up now. */
+int sw_app_gic(const sw_env *env, sw_gic *local, sw_gic **gic);
+
 /* Runs the workload piece by piece with IRQs unmasked; counts the pieces (pieces may be NULL).
  * SW_EIO when the HAL refuses a piece. */
 int sw_app_run_workload(const hal *h, const sw_workload *w, uint64_t *pieces);

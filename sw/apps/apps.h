@@ -27,9 +27,13 @@ typedef struct sw_env {
     uint64_t gicr_base;  /* this CPU's redistributor (RD_base) */
     unsigned pmu_intid;  /* PMUIRQ */
     unsigned trbe_intid; /* TRBIRQ */
+    /* A GIC already brought up (sw_gic_init) that the app shares with others running at the
+     * same time (a stat session around a trace session, say), or NULL: the app brings up its
+     * own. Each app requests and frees only its own interrupt. */
+    sw_gic *gic;
 } sw_env;
 
-/* QEMU virt: GICD 0x0800_0000, GICR 0x080A_0000, PMUIRQ 23, TRBIRQ 22. */
+/* QEMU virt: GICD 0x0800_0000, GICR 0x080A_0000, PMUIRQ 23, TRBIRQ 22, no shared GIC. */
 sw_env sw_env_virt(const hal *h);
 
 /* ---- workloads ---------------------------------------------------------------------------- */

@@ -59,7 +59,10 @@ static bool fatal(fault_ctx *c, const sw_trbe_irq_info *info, bool restart)
     uint64_t write = fixed ? info->trbptr : (info->trbptr & ~(PAGE_SIZE - 1)) + PAGE_SIZE;
     if (write < c->base || write >= c->limit)
         write = c->base;
-    if (!restart_at(c, write)) {
+    /* From a reset unit (trbe_reset_local): that also clears TRBSR_EL1.EA, which the status
+     * clearing of a restart keeps (clr_trbe_status), so the next event is not taken for another
+     * External abort. */
+    if (sw_trbe_reset_local(&c->trbe) != SW_OK || !restart_at(c, write)) {
         c->active = false;
         return false;
     }
@@ -111,7 +114,7 @@ static int fault_irq(unsigned intid, void *arg)
 int sw_fault_run(const sw_env *env, const sw_fault_config *cfg, const sw_workload *w,
                  sw_fault_result *res)
 {
-    sw_gic gic;
+    sw_gic gic_local, *gic = NULL;
     fault_ctx c;
     if (!res)
         return SW_EINVAL;
@@ -126,11 +129,11 @@ int sw_fault_run(const sw_env *env, const sw_fault_config *cfg, const sw_workloa
     c.limit = cfg->base + cfg->size;
     c.active = true;
     c.max_recoveries = cfg->max_recoveries ? cfg->max_recoveries : 8;
-    int ret = sw_gic_init(&gic, env->h, env->gicd_base, env->gicr_base);
+    int ret = sw_app_gic(env, &gic_local, &gic);
     if (!ret)
         ret = sw_trbe_probe(&c.trbe, env->h);
     if (!ret)
-        ret = sw_gic_request_ppi(&gic, env->trbe_intid, fault_irq, &c);
+        ret = sw_gic_request_ppi(gic, env->trbe_intid, fault_irq, &c);
     if (ret)
         return res->status = ret;
     ret = restart_at(&c, c.base) ? SW_OK : sw_trbe_status(&c.trbe);
@@ -148,7 +151,7 @@ int sw_fault_run(const sw_env *env, const sw_fault_config *cfg, const sw_workloa
     else if (info.was_enabled && c.active)
         collect(&c, info.trbptr);
     res->stopped = !c.active;
-    sw_gic_free_ppi(&gic, env->trbe_intid);
+    sw_gic_free_ppi(gic, env->trbe_intid);
     if (!ret)
         ret = sw_trbe_status(&c.trbe);
     return res->status = ret;

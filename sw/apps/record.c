@@ -25,7 +25,7 @@ static void on_sample(void *arg, sw_pmu_event *ev)
 int sw_record_run(const sw_env *env, const sw_record_config *cfg, const sw_workload *w,
                   sw_record_result *res)
 {
-    sw_gic gic;
+    sw_gic gic_local, *gic = NULL;
     sw_pmu pmu;
     sw_pmu_event ev;
     record_ctx ctx;
@@ -39,13 +39,13 @@ int sw_record_run(const sw_env *env, const sw_record_config *cfg, const sw_workl
         return res->status = SW_EINVAL;
     ctx.cfg = cfg;
     ctx.res = res;
-    int ret = sw_gic_init(&gic, env->h, env->gicd_base, env->gicr_base);
+    int ret = sw_app_gic(env, &gic_local, &gic);
     if (!ret)
         ret = sw_pmu_probe(&pmu, env->h);
     if (!ret)
         ret = sw_pmu_reset(&pmu);
     if (!ret)
-        ret = sw_gic_request_ppi(&gic, env->pmu_intid, sw_pmu_handle_irq, &pmu);
+        ret = sw_gic_request_ppi(gic, env->pmu_intid, sw_pmu_handle_irq, &pmu);
     if (ret)
         return res->status = ret;
     sw_pmu_attr attr;
@@ -72,7 +72,7 @@ int sw_record_run(const sw_env *env, const sw_record_config *cfg, const sw_workl
         res->count = sw_pmu_read(&pmu, &ev);
         sw_pmu_del(&pmu, &ev);
     }
-    sw_gic_free_ppi(&gic, env->pmu_intid);
+    sw_gic_free_ppi(gic, env->pmu_intid);
     res->pmu_irqs = pmu.irqs_handled;
     if (!ret)
         ret = sw_pmu_status(&pmu);

@@ -7,7 +7,7 @@
 int sw_stat_run(const sw_env *env, const sw_stat_config *cfg, const sw_workload *w,
                 sw_stat_result *res)
 {
-    sw_gic gic;
+    sw_gic gic_local, *gic = NULL;
     sw_pmu pmu;
     sw_pmu_event events[SW_STAT_MAX_EVENTS];
     if (!res)
@@ -15,7 +15,7 @@ int sw_stat_run(const sw_env *env, const sw_stat_config *cfg, const sw_workload 
     memset(res, 0, sizeof *res);
     if (!env || !env->h || !cfg || !w || !w->next || cfg->num_events > SW_STAT_MAX_EVENTS)
         return res->status = SW_EINVAL;
-    int ret = sw_gic_init(&gic, env->h, env->gicd_base, env->gicr_base);
+    int ret = sw_app_gic(env, &gic_local, &gic);
     if (ret)
         return res->status = ret;
     ret = sw_pmu_probe(&pmu, env->h);
@@ -25,7 +25,7 @@ int sw_stat_run(const sw_env *env, const sw_stat_config *cfg, const sw_workload 
     res->num_counters = pmu.num_counters;
     ret = sw_pmu_reset(&pmu);
     if (!ret)
-        ret = sw_gic_request_ppi(&gic, env->pmu_intid, sw_pmu_handle_irq, &pmu);
+        ret = sw_gic_request_ppi(gic, env->pmu_intid, sw_pmu_handle_irq, &pmu);
     if (ret)
         return res->status = ret;
 
@@ -59,7 +59,7 @@ int sw_stat_run(const sw_env *env, const sw_stat_config *cfg, const sw_workload 
             res->counters[i].count = sw_pmu_read(&pmu, &events[i]);
             sw_pmu_del(&pmu, &events[i]);
         }
-    sw_gic_free_ppi(&gic, env->pmu_intid);
+    sw_gic_free_ppi(gic, env->pmu_intid);
     res->pmu_irqs = pmu.irqs_handled;
     if (!ret)
         ret = sw_pmu_status(&pmu);

@@ -162,7 +162,7 @@ static void deliver_ring(trace_ctx *c, uint64_t ptr)
 int sw_trace_run(const sw_env *env, const sw_trace_config *cfg, const sw_workload *w,
                  sw_trace_result *res)
 {
-    sw_gic gic;
+    sw_gic gic_local, *gic = NULL;
     trace_ctx c;
     if (!res)
         return SW_EINVAL;
@@ -181,11 +181,11 @@ int sw_trace_run(const sw_env *env, const sw_trace_config *cfg, const sw_workloa
     c.start = c.base;
     c.active = true;
 
-    int ret = sw_gic_init(&gic, env->h, env->gicd_base, env->gicr_base);
+    int ret = sw_app_gic(env, &gic_local, &gic);
     if (!ret)
         ret = sw_trbe_probe(&c.trbe, env->h);
     if (!ret)
-        ret = sw_gic_request_ppi(&gic, env->trbe_intid, trace_irq, &c);
+        ret = sw_gic_request_ppi(gic, env->trbe_intid, trace_irq, &c);
     if (ret)
         return res->status = ret;
     sw_trbe_buf b = buffer(&c, c.base);
@@ -219,7 +219,7 @@ int sw_trace_run(const sw_env *env, const sw_trace_config *cfg, const sw_workloa
         deliver_ring(&c, info.trbptr);
     }
     res->stopped = !c.active;
-    sw_gic_free_ppi(&gic, env->trbe_intid);
+    sw_gic_free_ppi(gic, env->trbe_intid);
     if (!ret)
         ret = sw_trbe_status(&c.trbe);
     return res->status = ret;
@@ -255,10 +255,15 @@ size_t sw_trace_format(const sw_trace_config *cfg, const sw_trace_result *res, c
     if (res->triggered)
         sw_app_add(buf, size, &len, "%20s      trigger at TRBPTR 0x%" PRIx64 "\n", "yes",
                    res->trigger_ptr);
-    sw_app_add(buf, size, &len,
-               "  last event: %s (%s), TRBSR_EL1 0x%" PRIx64 ", TRBPTR_EL1 0x%" PRIx64 "%s\n",
-               sw_trbe_cause_name(res->last_cause), sw_trbe_act_name(res->last_act), res->trbsr,
-               res->trbptr, res->stopped ? ", capture stopped" : "");
+    if (res->last_cause == SW_TRBE_CAUSE_NONE)
+        sw_app_add(buf, size, &len,
+                   "  last event: none, TRBSR_EL1 0x%" PRIx64 ", TRBPTR_EL1 0x%" PRIx64 "%s\n",
+                   res->trbsr, res->trbptr, res->stopped ? ", capture stopped" : "");
+    else
+        sw_app_add(buf, size, &len,
+                   "  last event: %s (%s), TRBSR_EL1 0x%" PRIx64 ", TRBPTR_EL1 0x%" PRIx64 "%s\n",
+                   sw_trbe_cause_name(res->last_cause), sw_trbe_act_name(res->last_act), res->trbsr,
+                   res->trbptr, res->stopped ? ", capture stopped" : "");
     if (res->status)
         sw_app_add(buf, size, &len, " failed: %s\n", sw_strerror(res->status));
     return len;

@@ -11,6 +11,7 @@ sw_env sw_env_virt(const hal *h)
     e.gicr_base = SW_VIRT_GICR_BASE;
     e.pmu_intid = SW_PMU_INTID;
     e.trbe_intid = SW_TRBE_INTID;
+    e.gic = NULL;
     return e;
 }
 

@@ -50,6 +50,7 @@ class gicv3 : public sc_core::sc_module
     level_if &trbirq(unsigned cpu) { return ppi(cpu, config_.trbe_intid); }
 
     gic_cpu_interface &cpu(unsigned n) { return *cpus_.at(n); }
+    const gic_config &config() const { return config_; }
     gic_redistributor &redistributor(unsigned n) { return *rds_.at(n); }
     gic_distributor &gicd() { return *gicd_; }
     unsigned num_cpus() const { return config_.num_cpus; }

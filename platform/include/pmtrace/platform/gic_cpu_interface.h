@@ -81,6 +81,9 @@ class gic_cpu_interface
     bool irq() const { return signalled(1); }
     bool fiq() const { return signalled(0); }
 
+    // Statistics: how many times ICC_IAR0/1_EL1 returned `intid` (SGIs and PPIs, 0..31).
+    uint64_t acknowledged(unsigned intid) const { return intid < 32 ? acked_[intid] : 0; }
+
   private:
     unsigned acknowledge(unsigned group);
     void end_of_interrupt(unsigned group, uint64_t v);
@@ -103,6 +106,7 @@ class gic_cpu_interface
     uint64_t ctlr_ = 0; // CBPR, EOImode
     bool igrpen_[2] = {false, false};
     uint32_t ap_[2] = {0, 0}; // ICC_AP0R0_EL1, ICC_AP1R0_EL1
+    uint64_t acked_[32] = {};
 };
 
 } // namespace pmtrace::platform

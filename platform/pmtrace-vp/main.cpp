@@ -1,0 +1,104 @@
+// pmtrace-vp - the executable a user runs first: the reference platform (platform/vp.h) with the
+// sw/ apps running on its host-driven CPU. The PMU driver programs the PE model through system
+// registers, overflow interrupts arrive through the GIC (INTID 23), the TRBE driver captures the
+// workload's trace into RAM (TRBIRQ on INTID 22), faults injected on the trace buffer's writes are
+// reported, and a summary in the shape of `perf stat` is printed. docs/platform.md shows the
+// command lines.
+#include "options.h"
+#include "scenario.h"
+#include "summary.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+using namespace pmtrace;
+using namespace pmtrace::vp_cli;
+
+namespace
+{
+
+void set_log_level(const std::string &level)
+{
+    using namespace sc_core;
+    sc_report_handler::set_actions(SC_ID_NO_SC_START_ACTIVITY_, SC_DO_NOTHING);
+    if (level == "error") {
+        sc_report_handler::set_actions(SC_WARNING, SC_DO_NOTHING);
+        sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
+    } else if (level == "warning") {
+        sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
+    } else if (level == "info") {
+        sc_report_handler::set_verbosity_level(SC_MEDIUM);
+    } else {
+        sc_report_handler::set_verbosity_level(SC_DEBUG);
+    }
+}
+
+bool write_file(const std::string &path, const std::vector<uint8_t> &bytes)
+{
+    std::ofstream f(path, std::ios::binary);
+    f.write(reinterpret_cast<const char *>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+    return static_cast<bool>(f);
+}
+
+} // namespace
+
+int sc_main(int argc, char **argv)
+{
+    options o;
+    if (int rc = parse(argc, argv, o, std::cout, std::cerr); rc >= 0)
+        return rc;
+    set_log_level(o.log_level);
+
+    platform::vp vp("vp", platform_config(o));
+    scenario_runner runner(o, vp);
+
+    sc_core::sc_trace_file *vcd = nullptr;
+    if (!o.vcd.empty()) {
+        std::string base = o.vcd;
+        if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
+            base.resize(base.size() - 4);
+        vcd = sc_core::sc_create_vcd_trace_file(base.c_str());
+        vp.trace(vcd);
+        if (o.vcd_counters != sc_core::SC_ZERO_TIME)
+            vp.pe.trace_counters(vcd, o.vcd_counters);
+    }
+
+    const auto t0 = std::chrono::steady_clock::now();
+    vp.run([&](const hal *h) { runner.run(h); });
+    const double host =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (vcd)
+        sc_core::sc_close_vcd_trace_file(vcd);
+
+    const run_result &r = runner.result();
+    int status = r.status;
+    if (!vp.cpu0.finished()) {
+        std::fprintf(stderr, "pmtrace-vp: the CPU did not finish the scenario\n");
+        status = SW_EINVAL;
+    }
+    const summary s = summarize(o, vp, r, host);
+    std::fputs(format_text(s, r).c_str(), stdout);
+
+    int rc = exit_ok;
+    if (!o.trace_out.empty() && !write_file(o.trace_out, r.captured)) {
+        std::fprintf(stderr, "pmtrace-vp: cannot write %s\n", o.trace_out.c_str());
+        rc = exit_failed;
+    }
+    if (!o.stats_json.empty()) {
+        std::ofstream js(o.stats_json);
+        js << format_json(s, r);
+        if (!js) {
+            std::fprintf(stderr, "pmtrace-vp: cannot write %s\n", o.stats_json.c_str());
+            rc = exit_failed;
+        }
+    }
+    if (status != SW_OK) {
+        std::fprintf(stderr, "pmtrace-vp: scenario %s failed: %s\n", o.scenario_name.c_str(),
+                     sw_strerror(status));
+        return exit_failed;
+    }
+    return rc;
+}

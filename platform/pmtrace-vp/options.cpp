@@ -1,0 +1,332 @@
+// options.cpp - pmtrace-vp's command line (options.h).
+#include "options.h"
+
+#include <boost/program_options.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <ostream>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace pmtrace::vp_cli
+{
+
+namespace
+{
+
+// A usage error: the message, then the status.
+struct bad_argument {
+    std::string what;
+};
+
+// 4096, 0x1000, 64K, 1M
+uint64_t parse_size(const std::string &name, const std::string &text)
+{
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+    uint64_t scale = 1;
+    if (end && (*end == 'K' || *end == 'k'))
+        scale = 1024, end++;
+    else if (end && (*end == 'M' || *end == 'm'))
+        scale = 1024 * 1024, end++;
+    if (text.empty() || text[0] == '-' || !end || *end || errno || v > UINT64_MAX / scale)
+        throw bad_argument{"--" + name + ": '" + text + "' is not a number (4096, 0x1000, 64K)"};
+    return v * scale;
+}
+
+// 2ms, 500us, 100ns, 1s, 1.5ms
+sc_core::sc_time parse_time(const std::string &name, const std::string &text)
+{
+    static const struct {
+        const char *unit;
+        sc_core::sc_time_unit tu;
+    } units[] = {{"ps", sc_core::SC_PS},
+                 {"ns", sc_core::SC_NS},
+                 {"us", sc_core::SC_US},
+                 {"ms", sc_core::SC_MS},
+                 {"s", sc_core::SC_SEC}};
+    char *end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    for (const auto &u : units)
+        if (end && end != text.c_str() && std::string(end) == u.unit && std::isfinite(v) && v > 0)
+            return sc_core::sc_time(v, u.tu);
+    throw bad_argument{"--" + name + ": '" + text + "' is not a positive time (100ns, 2ms, 1s)"};
+}
+
+uint16_t parse_event(const std::string &text)
+{
+    for (unsigned n = 0; n < 0x10000; n++) {
+        const char *name = sw_event_name(static_cast<uint16_t>(n));
+        if (name && text == name)
+            return static_cast<uint16_t>(n);
+    }
+    char *end = nullptr;
+    unsigned long v = std::strtoul(text.c_str(), &end, 0);
+    if (text.empty() || *end || v > 0xFFFF)
+        throw bad_argument{"unknown event '" + text + "' (a name such as INST_RETIRED, or 0x08)"};
+    return static_cast<uint16_t>(v);
+}
+
+template <class T>
+T lookup(const std::string &option, const std::string &value,
+         std::initializer_list<std::pair<const char *, T>> table)
+{
+    std::string names;
+    for (const auto &[name, v] : table) {
+        if (value == name)
+            return v;
+        names += std::string(names.empty() ? "" : ", ") + name;
+    }
+    throw bad_argument{"--" + option + ": unknown value '" + value + "' (" + names + ")"};
+}
+
+struct raw {
+    std::string scenario = "stat", pmu_version = "3.7", events, event = "INST_RETIRED";
+    std::string duration, buffer_base = "0x40100000", buffer_size = "64K", trace_mode = "fill";
+    std::string trigger = "none", fault = "permission", fault_address, external_abort = "serror";
+    std::string clock = "1ns", quantum = "1us", vcd_counters;
+    uint64_t trigger_after = 0;
+    unsigned fault_stage = 1;
+    int fault_level = 3;
+    bool no_trace = false, no_fix = false;
+};
+
+const char *const default_events = "CPU_CYCLES,INST_RETIRED,BR_RETIRED,BR_MIS_PRED_RETIRED,"
+                                   "L1D_CACHE,L1D_CACHE_REFILL";
+
+void convert(const raw &r, const po::variables_map &vm, options &o)
+{
+    o.scenario_name = r.scenario;
+    o.scenario = lookup<scenario>("scenario", r.scenario,
+                                  {{"stat", scenario::stat},
+                                   {"record", scenario::record},
+                                   {"trace", scenario::trace},
+                                   {"fault", scenario::fault}});
+    o.pmu_version_name = r.pmu_version;
+    o.pmu_version = lookup<pmt_pmu_version>("pmu-version", r.pmu_version,
+                                            {{"3.0", PMT_PMUV3},
+                                             {"3.1", PMT_PMUV3P1},
+                                             {"3.4", PMT_PMUV3P4},
+                                             {"3.5", PMT_PMUV3P5},
+                                             {"3.7", PMT_PMUV3P7},
+                                             {"3.8", PMT_PMUV3P8},
+                                             {"3.9", PMT_PMUV3P9}});
+    if (o.counters < 1 || o.counters > 31)
+        throw bad_argument{"--counters must be 1..31"};
+    if (o.period == 0 || o.per_piece == 0)
+        throw bad_argument{"--period and --per-piece must be at least 1"};
+    o.clock = parse_time("clock", r.clock);
+    o.quantum = parse_time("quantum", r.quantum);
+
+    // Events.
+    std::stringstream ss(r.events.empty() ? default_events : r.events);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        o.events.push_back(parse_event(item));
+    if (o.events.empty() || o.events.size() > SW_STAT_MAX_EVENTS)
+        throw bad_argument{"--events: 1 to 16 events"};
+    o.record_event = parse_event(r.event);
+
+    // The workload's length.
+    if (vm.count("duration")) {
+        if (!vm["iterations"].defaulted())
+            throw bad_argument{"--duration and --iterations: give one of them"};
+        const sc_core::sc_time t = parse_time("duration", r.duration);
+        const double per_iteration = (o.clock * 1300.0).to_seconds();
+        o.iterations = static_cast<uint64_t>(std::ceil(t.to_seconds() / per_iteration - 1e-9));
+    }
+    if (o.iterations == 0)
+        throw bad_argument{"--iterations (or --duration) must give at least one iteration"};
+
+    // Trace.
+    o.trace_alongside = !r.no_trace;
+    o.buffer_base = parse_size("buffer-base", r.buffer_base);
+    o.buffer_size = parse_size("buffer-size", r.buffer_size);
+    if ((o.buffer_base | o.buffer_size) & 0xFFF || o.buffer_size == 0)
+        throw bad_argument{"--buffer-base and --buffer-size must be multiples of 4 KiB"};
+    o.fill_mode = lookup<unsigned>("trace-mode", r.trace_mode,
+                                   {{"fill", PMT_TRBLIMITR_FM_FILL},
+                                    {"wrap", PMT_TRBLIMITR_FM_WRAP},
+                                    {"circular", PMT_TRBLIMITR_FM_CIRCULAR}});
+    o.trigger = lookup<sw_trace_trigger>("trigger", r.trigger,
+                                         {{"none", SW_TRACE_NO_TRIGGER},
+                                          {"stop", SW_TRACE_STOP_ON_TRIGGER},
+                                          {"irq", SW_TRACE_IRQ_ON_TRIGGER},
+                                          {"ignore", SW_TRACE_IGNORE_TRIGGER}});
+    if (vm.count("trigger-after"))
+        o.trigger_after = r.trigger_after;
+    if (o.trigger != SW_TRACE_NO_TRIGGER && o.trigger_after == SW_LOOP_NO_TRIGGER)
+        throw bad_argument{"--trigger " + r.trigger +
+                           " needs --trigger-after BYTES (when the "
+                           "trace unit signals the Detected Trigger)"};
+    if (o.trigger_count > 0xFFFFFFFF)
+        throw bad_argument{"--trigger-count: TRBTRG_EL1.TRG is 32 bits"};
+
+    // Fault.
+    o.ext_abort = lookup<pmt_trbe_ext_abort>("external-abort", r.external_abort,
+                                             {{"ignore", PMT_TRBE_EA_IGNORE},
+                                              {"serror", PMT_TRBE_EA_SERROR},
+                                              {"report", PMT_TRBE_EA_REPORT_SYNC}});
+    o.fault.memory_error = r.fault == "memory-error";
+    if (!o.fault.memory_error)
+        o.fault.fault.kind =
+            lookup<pmt_trbe_fault_kind>("fault", r.fault,
+                                        {{"translation", PMT_TRBE_FAULT_TRANSLATION},
+                                         {"permission", PMT_TRBE_FAULT_PERMISSION},
+                                         {"access-flag", PMT_TRBE_FAULT_ACCESS_FLAG},
+                                         {"address-size", PMT_TRBE_FAULT_ADDRESS_SIZE},
+                                         {"walk-abort", PMT_TRBE_FAULT_EXTERNAL_WALK},
+                                         {"gpf", PMT_TRBE_FAULT_GPF},
+                                         {"gpc", PMT_TRBE_FAULT_GPC},
+                                         {"memory-error", PMT_TRBE_FAULT_NONE}});
+    if (r.fault_stage != 1 && r.fault_stage != 2)
+        throw bad_argument{"--fault-stage must be 1 or 2"};
+    if (r.fault_level < -2 || r.fault_level > 3)
+        throw bad_argument{"--fault-level must be -2..3"};
+    o.fault.fault.stage = static_cast<uint8_t>(r.fault_stage);
+    o.fault.fault.level = static_cast<int8_t>(r.fault_level);
+    o.fault.address = r.fault_address.empty() ? o.buffer_base + 0x1000
+                                              : parse_size("fault-address", r.fault_address);
+    o.fault.address &= ~uint64_t{0xFFF};
+    o.fault.fix = !r.no_fix;
+    if (o.fault.address < o.buffer_base || o.fault.address >= o.buffer_base + o.buffer_size)
+        throw bad_argument{"--fault-address must be inside the trace buffer"};
+
+    if (!r.vcd_counters.empty()) {
+        if (o.vcd.empty())
+            throw bad_argument{"--vcd-counters needs --vcd FILE"};
+        o.vcd_counters = parse_time("vcd-counters", r.vcd_counters);
+    }
+    lookup<int>("log-level", o.log_level,
+                {{"error", 0}, {"warning", 1}, {"info", 2}, {"debug", 3}});
+}
+
+} // namespace
+
+int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &err)
+{
+    raw r;
+    po::options_description general(
+        "pmtrace-vp: a virtual platform on QEMU virt's memory map (GICv3, RAM, PL011 UART) with "
+        "one Arm PE whose PMU and Trace Buffer Unit are the pmtrace model. A host-driven CPU "
+        "runs the sw/ drivers (arm_pmuv3, coresight-trbe) and a synthetic workload loop (per "
+        "iteration: 1000 instructions, 1300 cycles, 200 branches, 7 mispredicts, 300 L1D "
+        "accesses, 12 refills, and trace bytes) and prints a summary in the shape of perf "
+        "stat.\n\n"
+        "Examples:\n"
+        "  pmtrace-vp                                   count events, capture trace alongside\n"
+        "  pmtrace-vp -s record --period 100000         sample INST_RETIRED every 100000\n"
+        "  pmtrace-vp -s trace --trace-mode wrap --trace-out buf.bin\n"
+        "  pmtrace-vp -s trace --trigger stop --trigger-after 4096 --trigger-count 256\n"
+        "  pmtrace-vp -s fault --fault permission --fault-address 0x40101000\n"
+        "  pmtrace-vp -s fault --fault memory-error --external-abort report\n"
+        "  pmtrace-vp --vcd run.vcd --vcd-counters 1us --stats-json run.json\n\n"
+        "General");
+    general.add_options()("help,h", "show this help and exit")(
+        "scenario,s", po::value(&r.scenario)->default_value(r.scenario),
+        "stat (count events, like perf stat), record (sample on overflow interrupts, like perf "
+        "record), trace (capture trace in a buffer mode, with a trigger) or fault (recover from "
+        "a fault injected on the trace buffer's writes)")(
+        "iterations,i", po::value(&o.iterations)->default_value(o.iterations),
+        "loop iterations of the workload")(
+        "duration,d", po::value(&r.duration),
+        "run the workload for this long in simulated time instead (e.g. 2ms): 1300 cycles per "
+        "iteration")("per-piece", po::value(&o.per_piece)->default_value(o.per_piece),
+                     "loop iterations per piece of work the CPU runs between HAL calls")(
+        "log-level", po::value(&o.log_level)->default_value(o.log_level),
+        "SystemC reports shown: error, warning, info or debug (register accesses by name)");
+
+    po::options_description pe("The PE");
+    pe.add_options()("counters,n", po::value(&o.counters)->default_value(o.counters),
+                     "event counters the PMU implements (PMCR_EL0.N, 1..31)")(
+        "pmu-version", po::value(&r.pmu_version)->default_value(r.pmu_version),
+        "FEAT_PMUv3 version: 3.0, 3.1, 3.4, 3.5, 3.7, 3.8 or 3.9")(
+        "trbe-ext", po::bool_switch(&o.trbe_ext),
+        "FEAT_TRBE_EXT: the external Trace Buffer frame at 0x0C020000 and CTI triggers 8-10")(
+        "clock", po::value(&r.clock)->default_value(r.clock),
+        "the PE's clock period")("quantum", po::value(&r.quantum)->default_value(r.quantum),
+                                 "the CPU's time quantum (temporal decoupling)");
+
+    po::options_description counting("stat and record");
+    counting.add_options()("events,e", po::value(&r.events),
+                           (std::string("stat: comma-separated events, by name or number; "
+                                        "default ") +
+                            default_events)
+                               .c_str())("event", po::value(&r.event)->default_value(r.event),
+                                         "record: the sampled event")(
+        "period,p", po::value(&o.period)->default_value(o.period),
+        "record: sample every PERIOD events (an overflow interrupt each)")(
+        "long-counters", po::bool_switch(&o.long_counters),
+        "64-bit event counters (chained pairs before FEAT_PMUv3p5)")(
+        "no-trace", po::bool_switch(&r.no_trace),
+        "no trace session alongside (by default the TRBE captures the workload's trace in Fill "
+        "mode while it is counted)");
+
+    po::options_description trace("trace (the buffer settings apply to every scenario)");
+    trace.add_options()("trace-mode", po::value(&r.trace_mode)->default_value(r.trace_mode),
+                        "fill, wrap or circular (TRBLIMITR_EL1.FM)")(
+        "trace-bytes", po::value(&o.trace_per_iteration)->default_value(o.trace_per_iteration),
+        "trace bytes the trace unit generates per loop iteration")(
+        "buffer-base", po::value(&r.buffer_base)->default_value(r.buffer_base),
+        "the trace buffer's address (4 KiB aligned; RAM is 0x40000000..0x41000000)")(
+        "buffer-size", po::value(&r.buffer_size)->default_value(r.buffer_size),
+        "the trace buffer's size (multiple of 4 KiB)")(
+        "trigger", po::value(&r.trigger)->default_value(r.trigger),
+        "none, stop (Stop on trigger), irq (IRQ on trigger) or ignore (TRBLIMITR_EL1.TM)")(
+        "trigger-after", po::value(&r.trigger_after),
+        "the trace unit signals the Detected Trigger after this many trace bytes")(
+        "trigger-count", po::value(&o.trigger_count)->default_value(o.trigger_count),
+        "TRBTRG_EL1: bytes written after the Detected Trigger before the Trigger Event")(
+        "trace-out", po::value(&o.trace_out),
+        "write the captured trace, oldest byte first, to this file");
+
+    po::options_description fault("fault");
+    fault.add_options()("fault", po::value(&r.fault)->default_value(r.fault),
+                        "what the page answers: translation, permission, access-flag, "
+                        "address-size, walk-abort, gpf, gpc (the translator), or memory-error "
+                        "(the RAM answers TLM_GENERIC_ERROR_RESPONSE)")(
+        "fault-address", po::value(&r.fault_address),
+        "the faulting page (default: the buffer's second page)")(
+        "fault-stage", po::value(&r.fault_stage)->default_value(r.fault_stage),
+        "translation stage of the fault: 1 or 2")(
+        "fault-level", po::value(&r.fault_level)->default_value(r.fault_level),
+        "translation table level of the fault: -2..3")(
+        "no-fix", po::bool_switch(&r.no_fix),
+        "the handler does not remove the fault: the capture skips the page")(
+        "external-abort", po::value(&r.external_abort)->default_value(r.external_abort),
+        "what an External abort on a trace write does (IMPLEMENTATION DEFINED, RGQWBF): ignore, "
+        "serror or report (to the Trace Buffer Unit, TRBSR_EL1.EA)");
+
+    po::options_description outputs("Outputs");
+    outputs.add_options()("vcd", po::value(&o.vcd),
+                          "write a VCD of PMUIRQ, TRBIRQ, the CPU's IRQ line, the PE's CTI "
+                          "triggers and the CTI's outputs")(
+        "vcd-counters", po::value(&r.vcd_counters),
+        "also the counters in the VCD, sampled at this interval (e.g. 1us) and at overflows")(
+        "stats-json", po::value(&o.stats_json), "write the summary as JSON to this file");
+
+    po::options_description all;
+    all.add(general).add(pe).add(counting).add(trace).add(fault).add(outputs);
+    po::variables_map vm;
+    try {
+        po::store(po::parse_command_line(argc, argv, all), vm);
+        po::notify(vm);
+        if (vm.count("help")) {
+            out << all << "\n";
+            return exit_ok;
+        }
+        convert(r, vm, o);
+    } catch (const po::error &e) {
+        err << "pmtrace-vp: " << e.what() << "\nTry 'pmtrace-vp --help'.\n";
+        return exit_usage;
+    } catch (const bad_argument &e) {
+        err << "pmtrace-vp: " << e.what << "\nTry 'pmtrace-vp --help'.\n";
+        return exit_usage;
+    }
+    return -1;
+}
+
+} // namespace pmtrace::vp_cli

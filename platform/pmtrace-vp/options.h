@@ -1,0 +1,76 @@
+// options.h - pmtrace-vp's command line (Boost.Program_options): what a run does, checked and
+// converted into the platform's terms before anything is built.
+#ifndef PMTRACE_VP_OPTIONS_H
+#define PMTRACE_VP_OPTIONS_H
+
+#include <pmtrace/pmtrace.h>
+
+#include "apps/apps.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <systemc>
+#include <vector>
+
+namespace pmtrace::vp_cli
+{
+
+enum class scenario { stat, record, trace, fault };
+
+// A fault the fault scenario injects: a translation fault kind (the translator answers it for
+// one page) or a memory error (the RAM answers a TLM error for one page).
+struct fault_spec {
+    bool memory_error = false; // else `kind` at `stage`/`level`
+    pmt_trbe_fault fault{};    // kind, stage, level
+    uint64_t address = 0;      // the page (VA; identity translation: also the PA)
+    bool fix = true;           // the handler removes the fault: the capture resumes there
+};
+
+struct options {
+    enum scenario scenario = scenario::stat;
+    std::string scenario_name = "stat";
+    // The workload: a loop; per iteration 1000 instructions, 1300 cycles, events, trace bytes.
+    uint64_t iterations = 100000;
+    uint64_t per_piece = 100;
+    size_t trace_per_iteration = 16;
+    // The PE.
+    unsigned counters = 6;
+    pmt_pmu_version pmu_version = PMT_PMUV3P7;
+    std::string pmu_version_name = "3.7";
+    bool trbe_ext = false;
+    pmt_trbe_ext_abort ext_abort = PMT_TRBE_EA_SERROR;
+    sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);
+    sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
+    // stat and record.
+    std::vector<uint16_t> events;
+    uint16_t record_event = PMT_EV_INST_RETIRED;
+    uint64_t period = 1000000;
+    bool long_counters = false;
+    bool trace_alongside = true; // stat and record: a Fill-mode trace session around the run
+    // trace (and the buffer of every scenario).
+    uint64_t buffer_base = 0x4010'0000;
+    uint64_t buffer_size = 0x1'0000;
+    unsigned fill_mode = PMT_TRBLIMITR_FM_FILL;
+    sw_trace_trigger trigger = SW_TRACE_NO_TRIGGER;
+    uint64_t trigger_after = SW_LOOP_NO_TRIGGER; // bytes of the run before the Detected Trigger
+    uint64_t trigger_count = 0;                  // TRBTRG_EL1
+    std::string trace_out;
+    // fault.
+    fault_spec fault;
+    // Outputs.
+    std::string vcd;
+    sc_core::sc_time vcd_counters = sc_core::SC_ZERO_TIME; // counter sampling; 0: not traced
+    std::string stats_json;
+    std::string log_level = "warning";
+};
+
+// Parses the command line. Returns -1 to go on, or the exit status (0 after --help, 2 after a
+// bad argument, with a message on `err`).
+int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &err);
+
+constexpr int exit_ok = 0, exit_failed = 1, exit_usage = 2;
+
+} // namespace pmtrace::vp_cli
+
+#endif

@@ -1,0 +1,170 @@
+// scenario.cpp - the scenarios (scenario.h).
+#include "scenario.h"
+
+#include <algorithm>
+
+namespace pmtrace::vp_cli
+{
+
+using namespace pmtrace::platform;
+
+platform::vp_config platform_config(const options &o)
+{
+    vp_config c;
+    c.pe.core.num_counters = o.counters;
+    c.pe.core.pmu_version = o.pmu_version;
+    c.pe.core.trbe.feat_trbe_ext = o.trbe_ext;
+    c.pe.core.trbe.ext_abort = o.ext_abort;
+    c.pe.clock_period = o.clock;
+    c.cpu.quantum = o.quantum;
+    return c;
+}
+
+scenario_runner::scenario_runner(const options &o, platform::vp &vp) : o_(o), vp_(vp)
+{
+    // The synthetic loop: one iteration's events and trace.
+    sw_loop_init(&loop_);
+    loop_.iterations = o.iterations;
+    loop_.el = 0;
+    loop_.instructions = 1000;
+    loop_.cycles = 1300;
+    const hal_event_count mix[] = {{PMT_EV_BR_RETIRED, 200},
+                                   {PMT_EV_BR_MIS_PRED_RETIRED, 7},
+                                   {PMT_EV_L1D_CACHE, 300},
+                                   {PMT_EV_L1D_CACHE_REFILL, 12}};
+    for (const hal_event_count &m : mix)
+        loop_.events[loop_.num_events++] = m;
+    loop_.per_piece = o.per_piece;
+    loop_.trace_bytes = o.trace_per_iteration;
+    loop_.trigger_after = o.scenario == scenario::trace ? o.trigger_after : SW_LOOP_NO_TRIGGER;
+
+    if (o.scenario == scenario::fault) {
+        if (o.fault.memory_error)
+            memory_fault_ = vp.ram.add_fault(o.fault.address - virt::ram_base, page_size,
+                                             tlm::TLM_GENERIC_ERROR_RESPONSE, fault_access::write);
+        else
+            vp.mmu.inject(o.fault.address, page_size, o.fault.fault);
+    }
+
+    // The trace session's buffer and what it keeps.
+    sw_trace_config &t = result_.trace_config;
+    t.base = o.buffer_base;
+    t.size = o.buffer_size;
+    t.fill_mode = o.scenario == scenario::trace ? o.fill_mode : PMT_TRBLIMITR_FM_FILL;
+    t.trigger = o.scenario == scenario::trace ? o.trigger : SW_TRACE_NO_TRIGGER;
+    t.trigger_count = o.trigger_count;
+    if (!o.trace_out.empty()) {
+        // Fill mode keeps every byte; Wrap and Circular Buffer modes at most the buffer.
+        uint64_t want = t.fill_mode == PMT_TRBLIMITR_FM_FILL
+                            ? o.iterations * static_cast<uint64_t>(o.trace_per_iteration)
+                            : o.buffer_size;
+        result_.captured.resize(static_cast<size_t>(std::min<uint64_t>(want, 256u << 20)));
+        t.out = result_.captured.data();
+        t.out_size = result_.captured.size();
+    }
+}
+
+bool scenario_runner::session_next(void *arg, hal_work *)
+{
+    auto *self = static_cast<scenario_runner *>(arg);
+    if (self->session_inner_) {
+        const sw_workload *w = self->session_inner_;
+        self->session_inner_ = nullptr;
+        self->run_counting(*self->session_env_, *w);
+    }
+    return false;
+}
+
+void scenario_runner::run(const hal *h)
+{
+    // One GIC, shared by the PMU's and the Trace Buffer Unit's sessions.
+    sw_gic gic;
+    sw_env env = sw_env_virt(h);
+    if (int ret = sw_gic_init(&gic, h, env.gicd_base, env.gicr_base)) {
+        result_.status = ret;
+        result_.text = std::string("GIC bring-up failed: ") + sw_strerror(ret) + "\n";
+        return;
+    }
+    env.gic = &gic;
+    const sw_workload loop = sw_loop_workload(&loop_);
+    switch (o_.scenario) {
+    case scenario::stat:
+    case scenario::record:
+        if (o_.trace_alongside) {
+            // The trace session around the counting one: its workload is the counting session
+            // (so the counts are the loop's alone, without the trace driver's work).
+            session_env_ = &env;
+            session_inner_ = &loop;
+            run_trace(env, sw_workload{this, session_next});
+            session_env_ = nullptr;
+            session_inner_ = nullptr;
+        } else {
+            run_counting(env, loop);
+        }
+        break;
+    case scenario::trace: run_trace(env, loop); break;
+    case scenario::fault: run_fault(env, loop); break;
+    }
+    if (result_.traced) {
+        static char text[4096];
+        sw_trace_format(&result_.trace_config, &result_.trace, text, sizeof text);
+        result_.text += (result_.text.empty() ? "" : "\n") + std::string(text);
+        if (result_.status == SW_OK)
+            result_.status = result_.trace.status;
+    }
+}
+
+void scenario_runner::run_counting(const sw_env &env, const sw_workload &w)
+{
+    static char text[8192];
+    if (o_.scenario == scenario::stat) {
+        sw_stat_config c{};
+        for (uint16_t ev : o_.events)
+            c.events[c.num_events++] = ev;
+        c.long_counters = o_.long_counters;
+        result_.status = sw_stat_run(&env, &c, &w, &result_.stat);
+        sw_stat_format(&result_.stat, text, sizeof text);
+    } else {
+        sw_record_config c{};
+        c.event = o_.record_event;
+        c.period = o_.period;
+        c.long_counter = o_.long_counters;
+        result_.status = sw_record_run(&env, &c, &w, &result_.record);
+        sw_record_format(&c, &result_.record, text, sizeof text);
+    }
+    result_.text = text;
+}
+
+void scenario_runner::run_trace(const sw_env &env, const sw_workload &w)
+{
+    result_.traced = true;
+    (void)sw_trace_run(&env, &result_.trace_config, &w, &result_.trace);
+    result_.captured.resize(std::min(result_.captured.size(), result_.trace.out_len));
+}
+
+bool scenario_runner::fix(void *arg, const sw_fault_report *)
+{
+    auto *self = static_cast<scenario_runner *>(arg);
+    if (!self->o_.fault.fix || self->fault_removed_)
+        return false;
+    self->fault_removed_ = true;
+    if (self->memory_fault_)
+        return self->vp_.ram.remove_fault(self->memory_fault_);
+    self->vp_.mmu.clear(self->o_.fault.address, page_size);
+    return true;
+}
+
+void scenario_runner::run_fault(const sw_env &env, const sw_workload &w)
+{
+    sw_fault_config c{};
+    c.base = o_.buffer_base;
+    c.size = o_.buffer_size;
+    c.fix = fix;
+    c.fix_arg = this;
+    result_.status = sw_fault_run(&env, &c, &w, &result_.fault);
+    static char text[4096];
+    sw_fault_format(&result_.fault, text, sizeof text);
+    result_.text = text;
+}
+
+} // namespace pmtrace::vp_cli

@@ -1,0 +1,163 @@
+// summary.cpp - the summary as text and JSON (summary.h).
+#include "summary.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <sstream>
+
+namespace pmtrace::vp_cli
+{
+
+summary summarize(const options &o, platform::vp &vp, const run_result &, double host_seconds)
+{
+    summary s;
+    s.o = &o;
+    const platform::cpu_stats &cs = vp.cpu0.stats();
+    s.irqs_taken = cs.irqs_taken;
+    s.trbe_intid = vp.gic.config().trbe_intid;
+    s.pmu_acks = vp.gic.cpu(0).acknowledged(platform::virt::pmu_intid);
+    s.trbe_acks = vp.gic.cpu(0).acknowledged(s.trbe_intid);
+    s.serrors = cs.serrors;
+    s.instructions = cs.instructions;
+    s.cycles = cs.cycles;
+    s.trace_generated = cs.trace_bytes;
+    s.trace_prohibited = cs.trace_dropped;
+    const pmtrace::trace_bus_stats &ts = vp.pe.trace_stats();
+    s.trace_written = ts.transport_bytes + ts.dmi_bytes;
+    s.trace_bus_errors = ts.errors;
+    s.cti_trbe_stopped = vp.pe.cti_trbe_stopped.count();
+    s.cti_trbe_management = vp.pe.cti_trbe_management.count();
+    s.cti_trbe_wrap = vp.pe.cti_trbe_wrap.count();
+    s.simulated_seconds = sc_core::sc_time_stamp().to_seconds();
+    s.host_seconds = host_seconds;
+    return s;
+}
+
+namespace
+{
+
+std::string grouped(uint64_t v)
+{
+    std::string d = std::to_string(v), out;
+    for (size_t i = 0; i < d.size(); i++) {
+        if (i && (d.size() - i) % 3 == 0)
+            out += ',';
+        out += d[i];
+    }
+    return out;
+}
+
+void line(std::string &out, uint64_t v, const char *what, const std::string &note)
+{
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%20s      %-24s %s\n", grouped(v).c_str(), what, note.c_str());
+    out += buf;
+}
+
+std::string json_string(const std::string &s)
+{
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\')
+            out += '\\';
+        if (static_cast<unsigned char>(c) >= 0x20)
+            out += c;
+    }
+    return out + "\"";
+}
+
+} // namespace
+
+std::string format_text(const summary &s, const run_result &r)
+{
+    // The apps' summaries, one blank line apart.
+    std::string out;
+    for (char c : r.text)
+        if (c != '\n' || out.size() < 2 || out.compare(out.size() - 2, 2, "\n\n") != 0)
+            out += c;
+    while (!out.empty() && out.back() == '\n')
+        out.pop_back();
+    out += "\n\n";
+    line(out, s.irqs_taken, "interrupts taken",
+         "(GIC -> CPU IRQ: " + std::to_string(s.pmu_acks) + " INTID 23 PMUIRQ, " +
+             std::to_string(s.trbe_acks) + " INTID " + std::to_string(s.trbe_intid) + " TRBIRQ)");
+    if (s.trace_generated || s.trace_prohibited || r.traced || r.fault.faults) {
+        line(out, s.trace_generated, "trace bytes generated", "(trace unit -> Trace Buffer Unit)");
+        line(out, s.trace_written, "trace bytes written", "(Trace Buffer Unit -> RAM)");
+    }
+    if (s.trace_bus_errors)
+        line(out, s.trace_bus_errors, "trace write errors", "(TLM error responses)");
+    if (s.serrors)
+        line(out, s.serrors, "SErrors", "(External aborts on trace writes)");
+    if (s.cti_trbe_stopped + s.cti_trbe_management + s.cti_trbe_wrap)
+        line(out, s.cti_trbe_management, "CTI trigger 9 events",
+             "(management; 8 stopped: " + std::to_string(s.cti_trbe_stopped) +
+                 ", 10 wrap: " + std::to_string(s.cti_trbe_wrap) + ")");
+    char buf[160];
+    const double mips = s.host_seconds > 0 ? s.instructions / s.host_seconds / 1e6 : 0;
+    std::snprintf(buf, sizeof buf, "\n%20.6f seconds simulated, %.3f seconds host (%.0f MIPS)\n\n",
+                  s.simulated_seconds, s.host_seconds, mips);
+    out += buf;
+    return out;
+}
+
+std::string format_json(const summary &s, const run_result &r)
+{
+    const options &o = *s.o;
+    std::ostringstream js;
+    js << "{\n  \"scenario\": " << json_string(o.scenario_name)
+       << ",\n  \"status\": " << json_string(sw_strerror(r.status))
+       << ",\n  \"iterations\": " << o.iterations << ",\n  \"counters\": " << o.counters
+       << ",\n  \"pmu_version\": " << json_string(o.pmu_version_name)
+       << ",\n  \"quantum_ns\": " << o.quantum.to_seconds() * 1e9
+       << ",\n  \"simulated_seconds\": " << s.simulated_seconds
+       << ",\n  \"host_seconds\": " << s.host_seconds << ",\n  \"irqs_taken\": " << s.irqs_taken
+       << ",\n  \"pmuirq_acknowledged\": " << s.pmu_acks
+       << ",\n  \"trbirq_acknowledged\": " << s.trbe_acks
+       << ",\n  \"instructions\": " << s.instructions << ",\n  \"cycles\": " << s.cycles
+       << ",\n  \"trace_bytes_generated\": " << s.trace_generated
+       << ",\n  \"trace_bytes_prohibited\": " << s.trace_prohibited
+       << ",\n  \"trace_bytes_written\": " << s.trace_written
+       << ",\n  \"trace_write_errors\": " << s.trace_bus_errors
+       << ",\n  \"serrors\": " << s.serrors;
+    if (o.scenario == scenario::stat) {
+        js << ",\n  \"pmu_irqs\": " << r.stat.pmu_irqs << ",\n  \"events\": [";
+        for (unsigned i = 0; i < r.stat.num; i++) {
+            const sw_stat_counter &c = r.stat.counters[i];
+            const char *name = sw_event_name(c.event);
+            js << (i ? "," : "") << "\n    {\"event\": " << c.event
+               << ", \"name\": " << json_string(name ? name : "")
+               << ", \"counted\": " << (c.counted ? "true" : "false") << ", \"count\": " << c.count
+               << "}";
+        }
+        js << "\n  ]";
+    } else if (o.scenario == scenario::record) {
+        js << ",\n  \"event\": " << o.record_event << ",\n  \"period\": " << o.period
+           << ",\n  \"samples\": " << r.record.samples << ",\n  \"count\": " << r.record.count
+           << ",\n  \"pmu_irqs\": " << r.record.pmu_irqs;
+    }
+    if (r.traced) {
+        const sw_trace_result &t = r.trace;
+        js << ",\n  \"trace\": {\"mode\": " << r.trace_config.fill_mode
+           << ", \"bytes\": " << t.bytes << ", \"irqs\": " << t.irqs << ", \"wraps\": " << t.wraps
+           << ", \"spurious\": " << t.spurious
+           << ", \"triggered\": " << (t.triggered ? "true" : "false")
+           << ", \"stopped\": " << (t.stopped ? "true" : "false") << ", \"trbsr\": " << t.trbsr
+           << ", \"trbptr\": " << t.trbptr << "}";
+    }
+    if (o.scenario == scenario::fault) {
+        const sw_fault_result &f = r.fault;
+        js << ",\n  \"fault\": {\"faults\": " << f.faults << ", \"recoveries\": " << f.recoveries
+           << ", \"bytes\": " << f.bytes << ", \"reports\": [";
+        for (unsigned i = 0; i < f.num_reports; i++)
+            js << (i ? ", " : "") << "{\"ec\": " << f.reports[i].ec
+               << ", \"fsc\": " << f.reports[i].fsc
+               << ", \"ea\": " << (f.reports[i].ea ? "true" : "false")
+               << ", \"trbptr\": " << f.reports[i].trbptr << "}";
+        js << "]}";
+    }
+    js << "\n}\n";
+    return js.str();
+}
+
+} // namespace pmtrace::vp_cli

@@ -1,0 +1,39 @@
+// summary.h - what pmtrace-vp prints at the end: the apps' summaries (perf stat's shape), then
+// the platform's view (interrupts acknowledged per INTID, trace bytes written to memory, SErrors,
+// simulated and host time); the same as JSON for batch runs (--stats-json).
+#ifndef PMTRACE_VP_SUMMARY_H
+#define PMTRACE_VP_SUMMARY_H
+
+#include "options.h"
+#include "scenario.h"
+
+#include <string>
+
+namespace pmtrace::vp_cli
+{
+
+struct summary {
+    const options *o = nullptr;
+    uint64_t irqs_taken = 0; // IRQ exceptions the CPU took
+    uint64_t pmu_acks = 0;   // ICC_IAR1_EL1 returned INTID 23 (PMUIRQ)
+    uint64_t trbe_acks = 0;  // ... the TRBIRQ INTID
+    unsigned trbe_intid = 0;
+    uint64_t serrors = 0;      // SErrors from External aborts on trace writes
+    uint64_t instructions = 0; // retired, as the CPU reported them
+    uint64_t cycles = 0;
+    uint64_t trace_generated = 0;  // bytes the trace unit gave the Trace Buffer Unit
+    uint64_t trace_prohibited = 0; // ... dropped where trace is prohibited
+    uint64_t trace_written = 0;    // bytes the unit wrote to memory (b_transport and DMI)
+    uint64_t trace_bus_errors = 0;
+    uint64_t cti_pmu = 0, cti_trbe_stopped = 0, cti_trbe_management = 0, cti_trbe_wrap = 0;
+    double simulated_seconds = 0;
+    double host_seconds = 0;
+};
+
+summary summarize(const options &o, platform::vp &vp, const run_result &r, double host_seconds);
+std::string format_text(const summary &s, const run_result &r);
+std::string format_json(const summary &s, const run_result &r);
+
+} // namespace pmtrace::vp_cli
+
+#endif
