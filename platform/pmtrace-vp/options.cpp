@@ -38,8 +38,11 @@ uint64_t parse_size(const std::string &name, const std::string &text)
 }
 
 // 2ms, 500us, 100ns, 1s, 1.5ms
-sc_core::sc_time parse_time(const std::string &name, const std::string &text)
+sc_core::sc_time parse_time(const std::string &name, const std::string &text,
+                            bool zero_allowed = false)
 {
+    if (zero_allowed && text == "0")
+        return sc_core::SC_ZERO_TIME;
     static const struct {
         const char *unit;
         sc_core::sc_time_unit tu;
@@ -119,7 +122,9 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
     if (o.period == 0 || o.per_piece == 0)
         throw bad_argument{"--period and --per-piece must be at least 1"};
     o.clock = parse_time("clock", r.clock);
-    o.quantum = parse_time("quantum", r.quantum);
+    // Waveforms want the CPU in step with the platform: no quantum unless one is asked for.
+    o.quantum =
+        parse_time("quantum", !o.vcd.empty() && vm["quantum"].defaulted() ? "0" : r.quantum, true);
 
     // Events.
     std::stringstream ss(r.events.empty() ? default_events : r.events);
@@ -248,7 +253,10 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "FEAT_TRBE_EXT: the external Trace Buffer frame at 0x0C020000 and CTI triggers 8-10")(
         "clock", po::value(&r.clock)->default_value(r.clock),
         "the PE's clock period")("quantum", po::value(&r.quantum)->default_value(r.quantum),
-                                 "the CPU's time quantum (temporal decoupling)");
+                                 "the CPU's time quantum (temporal decoupling); 0: none (the "
+                                 "default with --vcd, so edges are at their exact times)")(
+        "irq-cycles", po::value(&o.irq_cycles)->default_value(o.irq_cycles),
+        "processor cycles the CPU takes to enter an interrupt handler");
 
     po::options_description counting("stat and record");
     counting.add_options()("events,e", po::value(&r.events),

@@ -42,6 +42,7 @@ struct options {
     pmt_trbe_ext_abort ext_abort = PMT_TRBE_EA_SERROR;
     sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);
     sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
+    uint64_t irq_cycles = 100; // an IRQ exception's entry
     // stat and record.
     std::vector<uint16_t> events;
     uint16_t record_event = PMT_EV_INST_RETIRED;

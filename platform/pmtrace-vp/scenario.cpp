@@ -17,6 +17,7 @@ platform::vp_config platform_config(const options &o)
     c.pe.core.trbe.ext_abort = o.ext_abort;
     c.pe.clock_period = o.clock;
     c.cpu.quantum = o.quantum;
+    c.cpu.irq_entry_cycles = o.irq_cycles;
     return c;
 }
 

@@ -163,6 +163,7 @@ void cpu::take_irqs()
         masked_ = true;
         in_handler_ = true;
         stats_.irqs_taken++;
+        (void)run_cycles(config_.irq_entry_cycles);
         entry_(entry_arg_);
         in_handler_ = false;
         masked_ = false;

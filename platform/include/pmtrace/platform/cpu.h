@@ -71,6 +71,10 @@ struct cpu_config {
     bool trbe_exc = false;
     // PL011 data register for console_write; 0: console output dropped.
     uint64_t uart_base = 0;
+    // Processor cycles an IRQ exception takes before the handler runs (exception entry, vector,
+    // prologue), spent at the kernel's Exception level (the PMU counts them there). 0: taking an
+    // interrupt takes no time, and a level the handler clears is a pulse of zero width.
+    uint64_t irq_entry_cycles = 0;
     // Interrupts taken back to back at one boundary before the CPU gives up (a handler that does
     // not clear its source).
     unsigned irq_storm_limit = 64;
