@@ -15,6 +15,7 @@
 #include "apps/apps.h"
 
 #include <cstring>
+#include <functional>
 #include <vector>
 
 namespace
@@ -165,8 +166,14 @@ struct capture {
     // After an event: a buffer-full restarts at the base (Linux's perf flow), a wrap or an IRQ on
     // trigger carries on (status cleared, unit re-enabled); anything else ends the capture.
     bool restart = false;
+    // Run the workload with PSTATE.I set (TRBIRQ is never taken); `before_end` runs after the
+    // workload, before the end of the session.
+    bool masked = false;
+    std::function<void()> before_end;
     std::vector<irq_record> irqs;
-    // At the end, after the driver drained and disabled the unit.
+    // At the end, after the driver drained and disabled the unit (and, when masked, handled the
+    // pending event: `end`).
+    sw_trbe_irq_info end{};
     uint64_t end_trbsr = 0, end_trbptr = 0, end_trbtrg = 0;
 };
 
@@ -229,15 +236,19 @@ void run_capture(capture &c, const hal *h, sw_workload &w, unsigned fill_mode, u
     c.buf.trigger_count = trigger_count;
     ASSERT_EQ(sw_trbe_enable(&c.trbe, &c.buf), SW_OK);
     sw_trbe_write_trfcr(&c.trbe, PMT_MASK(TRFCR_EL1, E0TRE) | PMT_MASK(TRFCR_EL1, E1TRE));
-    hal_irq_enable(h);
+    if (!c.masked)
+        hal_irq_enable(h);
     hal_work piece;
     while (w.next(w.arg, &piece))
         ASSERT_EQ(hal_run(h, &piece), HAL_OK);
     hal_irq_disable(h);
+    if (c.before_end)
+        c.before_end();
     sw_trbe_write_trfcr(&c.trbe, 0);
-    sw_trbe_irq_info end;
-    ASSERT_EQ(sw_trbe_update_buffer(&c.trbe, &end), SW_OK);
-    EXPECT_FALSE(end.irq) << "an event was left for the end of the session";
+    ASSERT_EQ(sw_trbe_update_buffer(&c.trbe, &c.end), SW_OK);
+    if (!c.masked) {
+        EXPECT_FALSE(c.end.irq) << "an event was left for the end of the session";
+    }
     c.end_trbsr = read_sysreg(h, HAL_TRBSR_EL1);
     c.end_trbptr = read_sysreg(h, HAL_TRBPTR_EL1);
     c.end_trbtrg = read_sysreg(h, HAL_TRBTRG_EL1);
@@ -567,6 +578,74 @@ TEST(VpTrace, RLMQHK_IgnoredTriggerOnlySetsTrgAndCountsTrbTrig)
     expect_quiet(platform);
 }
 
+// Stop on trigger in Fill mode with a Trigger Counter that outlives the buffer: TRBTRG_EL1 =
+// 8,192, a Detected Trigger after 12,288 bytes (RKSQJW: TRG). RBQTGW counts 4,096 written bytes
+// before the buffer fills (RMBSHC: IRQ, WRAP, S = 1, EC 0, BSC buffer full); once stopped nothing
+// more is written, so the counter stays at 4,096 and there is no Trigger Event (RDHLQG): no
+// TRB_TRIG, and the syndrome is the buffer full one.
+TEST(VpTrace, RBQTGW_BufferFullBeforeTheCountEndsLeavesTheCounter)
+{
+    vp platform("vp", trace_vp_config());
+    sw_loop loop;
+    trace_loop(loop, 20, 1024);
+    loop.trigger_after = 12'288;
+    sw_workload w = sw_loop_workload(&loop);
+    capture c;
+    c.platform = &platform;
+    uint64_t trb_trig = 0;
+    platform.run([&](const hal *h) {
+        count_event(h, 0, PMT_EV_TRB_TRIG);
+        run_capture(c, h, w, PMT_TRBLIMITR_FM_FILL, PMT_TRBLIMITR_TM_STOP, 8192);
+        trb_trig = read_sysreg(h, hal_pmevcntr(0));
+    });
+    ASSERT_TRUE(platform.cpu0.finished());
+    ASSERT_EQ(c.irqs.size(), 1u);
+    EXPECT_EQ(c.irqs[0].trbsr, SR_IRQ | SR_TRG | SR_WRAP | SR_S | BSC_FULL); // 0x720001
+    EXPECT_EQ(c.irqs[0].trbptr, BUF);
+    EXPECT_EQ(c.irqs[0].trbtrg, 4096u);
+    EXPECT_EQ(trb_trig, 0u);
+    EXPECT_EQ(c.end_trbtrg, 4096u);
+    EXPECT_TRUE(holds(platform, BUF, 0, BUF_SIZE));
+    EXPECT_EQ(platform.cpu0.stats().irqs_taken, 1u);
+    expect_quiet(platform);
+}
+
+// RMWWHM: a Trigger Event while collection is stopped leaves TRBSR_ELx unchanged and generates
+// TRB_TRIG (no flush, no second management event). Fill mode, Stop on trigger, TRBTRG_EL1 = 0,
+// PSTATE.I set so the buffer full (RMBSHC) stays unhandled; a Detected Trigger after 18,432
+// bytes, with the unit still enabled, sets TRG (RKSQJW) and is a Trigger Event at once (RDHLQG:
+// counter zero, TRG was 0).
+TEST(VpTrace, RMWWHM_TriggerEventWhileStoppedOnlyCountsTrbTrig)
+{
+    vp platform("vp", trace_vp_config());
+    sw_loop loop;
+    trace_loop(loop, 20, 1024);
+    loop.trigger_after = 18'432;
+    sw_workload w = sw_loop_workload(&loop);
+    capture c;
+    c.platform = &platform;
+    c.masked = true;
+    uint64_t trbsr = 0, trbptr = 0, trb_trig = 0;
+    c.before_end = [&] {
+        trbsr = read_sysreg(c.h, HAL_TRBSR_EL1);
+        trbptr = read_sysreg(c.h, HAL_TRBPTR_EL1);
+        trb_trig = read_sysreg(c.h, hal_pmevcntr(0));
+    };
+    platform.run([&](const hal *h) {
+        count_event(h, 0, PMT_EV_TRB_TRIG);
+        run_capture(c, h, w, PMT_TRBLIMITR_FM_FILL, PMT_TRBLIMITR_TM_STOP, 0);
+    });
+    ASSERT_TRUE(platform.cpu0.finished());
+    EXPECT_EQ(trbsr, SR_IRQ | SR_TRG | SR_WRAP | SR_S | BSC_FULL); // 0x720001
+    EXPECT_EQ(trbptr, BUF);
+    EXPECT_EQ(trb_trig, 1u);
+    EXPECT_EQ(platform.cpu0.stats().irqs_taken, 0u);
+    EXPECT_TRUE(c.end.irq);
+    EXPECT_EQ(c.end.cause, SW_TRBE_CAUSE_BUFFER_FULL);
+    EXPECT_TRUE(holds(platform, BUF, 0, BUF_SIZE));
+    expect_quiet(platform);
+}
+
 // ---- 4. MMU fault ------------------------------------------------------------------------------
 
 // D6.5.4 RQKLXR, RFSPBK: a stage 1 Permission fault (level 3) on the third page of the buffer.
@@ -824,31 +903,19 @@ TEST(VpTrace, H5_4_10_ManagementTriggerOnlyWhenIrqWasClearAndTrbirqHeldWhileMask
     sw_workload w = sw_loop_workload(&loop);
     capture c;
     c.platform = &platform;
+    c.masked = true;
     uint64_t trbsr = 0;
     bool line = false, cpu_irq = false;
     unsigned pending = 0;
-    sw_trbe_irq_info end{};
-    platform.run([&](const hal *h) {
-        c.h = h;
-        route_trbe_triggers(h);
-        ASSERT_EQ(sw_gic_init(&c.gic, h, virt::gic_distributor_base, virt::gic_redistributor_base),
-                  SW_OK);
-        ASSERT_EQ(sw_trbe_probe(&c.trbe, h), SW_OK);
-        ASSERT_EQ(sw_gic_request_ppi(&c.gic, TRBE_INTID, on_trbirq, &c), SW_OK);
-        c.buf = sw_trbe_linux_buf(BUF, BUF, LIMIT);
-        c.buf.fill_mode = PMT_TRBLIMITR_FM_WRAP;
-        ASSERT_EQ(sw_trbe_enable(&c.trbe, &c.buf), SW_OK);
-        sw_trbe_write_trfcr(&c.trbe, PMT_MASK(TRFCR_EL1, E0TRE) | PMT_MASK(TRFCR_EL1, E1TRE));
-        hal_irq_disable(h);
-        hal_work piece;
-        while (w.next(w.arg, &piece))
-            ASSERT_EQ(hal_run(h, &piece), HAL_OK);
-        trbsr = read_sysreg(h, HAL_TRBSR_EL1);
+    c.before_end = [&] {
+        trbsr = read_sysreg(c.h, HAL_TRBSR_EL1);
         line = platform.pe.trbirq.read();
         cpu_irq = platform.cpu0.irq_level();
         pending = platform.gic.cpu(0).hppir1();
-        sw_trbe_write_trfcr(&c.trbe, 0);
-        ASSERT_EQ(sw_trbe_update_buffer(&c.trbe, &end), SW_OK);
+    };
+    platform.run([&](const hal *h) {
+        route_trbe_triggers(h);
+        run_capture(c, h, w, PMT_TRBLIMITR_FM_WRAP, PMT_TRBLIMITR_TM_IGNORE);
     });
     ASSERT_TRUE(platform.cpu0.finished());
     EXPECT_EQ(trbsr, SR_IRQ | SR_WRAP);
@@ -858,9 +925,9 @@ TEST(VpTrace, H5_4_10_ManagementTriggerOnlyWhenIrqWasClearAndTrbirqHeldWhileMask
     EXPECT_EQ(platform.cpu0.stats().irqs_taken, 0u);
     EXPECT_EQ(c.irqs.size(), 0u);
     // The driver found the event at the end of the session and cleared IRQ.
-    EXPECT_TRUE(end.irq);
-    EXPECT_EQ(end.trbsr, SR_IRQ | SR_WRAP);
-    EXPECT_EQ(end.trbptr, BUF + 40'000 - 2 * BUF_SIZE);
+    EXPECT_TRUE(c.end.irq);
+    EXPECT_EQ(c.end.trbsr, SR_IRQ | SR_WRAP);
+    EXPECT_EQ(c.end.trbptr, BUF + 40'000 - 2 * BUF_SIZE);
     expect_quiet(platform);
     EXPECT_EQ(platform.cross_trigger.channel_events(0), 0u); // stopped: S stays 0
     EXPECT_EQ(platform.cross_trigger.channel_events(1), 1u); // management: IRQ 0 -> 1 once
