@@ -88,6 +88,8 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     pe.cti_trbe_stopped.bind(cross_trigger);
     pe.cti_trbe_management.bind(cross_trigger);
     pe.cti_trbe_wrap.bind(cross_trigger);
+    // The CTI's generic interrupt (output trigger 2) is a PPI (H5.4.8).
+    cross_trigger.out_level[cti_out::cti_interrupt].bind(gic.ppi(0, virt::cti_intid));
 }
 
 void vp::run(cpu::program program)

@@ -11,6 +11,7 @@
 //   pe.pmuirq -> GIC PPI 23, pe.trbirq -> GIC PPI 22 (gic.trbe_intid) -> gic.irq[0] -> cpu.irq
 //   pe.serror -> cpu.serror
 //   pe.cti_pmu_overflow -> CTI input trigger 1; pe.cti_trbe_stopped/management/wrap -> 8/9/10
+//   CTI output trigger 2 (the CTI interrupt) -> GIC PPI 24
 #ifndef PMTRACE_PLATFORM_VP_H
 #define PMTRACE_PLATFORM_VP_H
 
