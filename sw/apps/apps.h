@@ -59,7 +59,12 @@ typedef struct sw_loop {
     uint64_t cycles;                            /* per iteration */
     hal_event_count events[SW_LOOP_MAX_EVENTS]; /* per iteration */
     size_t num_events;
-    size_t trace_bytes;     /* per iteration */
+    size_t trace_bytes; /* per iteration (with trace_fill: at most, to size the pieces) */
+    /* The trace unit's output, when it is not the byte pattern sw_loop_trace_byte: fills buf
+     * (size bytes) with the trace of the next `iterations` iterations and returns its length
+     * (an encoder of a real trace protocol, say). NULL: the pattern. */
+    size_t (*trace_fill)(void *arg, uint64_t iterations, uint8_t *buf, size_t size);
+    void *trace_arg;
     uint64_t trigger_after; /* a Detected Trigger after this many trace bytes of the whole run;
                                SW_LOOP_NO_TRIGGER for none */
     uint64_t per_piece;     /* iterations per hal_work (fewer when the trace would not fit) */

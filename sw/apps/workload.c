@@ -51,8 +51,14 @@ static bool loop_next(void *arg, hal_work *w)
     size_t len = (size_t)(l->trace_bytes * n);
     if (len > SW_LOOP_TRACE_BUF)
         len = SW_LOOP_TRACE_BUF; /* one iteration bigger than the buffer: truncated */
-    for (size_t i = 0; i < len; i++)
-        l->trace_buf[i] = sw_loop_trace_byte(l->trace_pos + i);
+    if (l->trace_fill) {
+        len = l->trace_fill(l->trace_arg, n, l->trace_buf, SW_LOOP_TRACE_BUF);
+        if (len > SW_LOOP_TRACE_BUF)
+            len = SW_LOOP_TRACE_BUF;
+    } else {
+        for (size_t i = 0; i < len; i++)
+            l->trace_buf[i] = sw_loop_trace_byte(l->trace_pos + i);
+    }
     w->trace = l->trace_buf;
     w->trace_len = len;
     w->trigger_at = HAL_NO_TRIGGER;

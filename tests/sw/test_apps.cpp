@@ -223,6 +223,41 @@ TEST_F(Apps, TraceFillCollectsEveryByte)
     EXPECT_TRUE(has("50,000      trace bytes captured")) << text;
 }
 
+// A loop whose trace comes from a generator (an encoder): each piece's trace is what the
+// generator gives for its iterations, in order.
+TEST_F(Apps, TraceFillTakesTheLoopsGeneratedTrace)
+{
+    make();
+    sw_workload w = trace_loop(10, 3); // at most 3 bytes per iteration
+    loop.per_piece = 4;                // pieces of 4, 4 and 2 iterations
+    struct gen {
+        uint64_t calls = 0, iterations = 0;
+    } g;
+    loop.trace_arg = &g;
+    loop.trace_fill = [](void *arg, uint64_t iterations, uint8_t *buf, size_t size) -> size_t {
+        auto *x = static_cast<gen *>(arg);
+        x->calls++;
+        size_t n = 0;
+        for (uint64_t i = 0; i < iterations && n + 2 <= size; i++) { // two bytes per iteration
+            buf[n++] = static_cast<uint8_t>(x->iterations);
+            buf[n++] = 0xEE;
+            x->iterations++;
+        }
+        return n;
+    };
+    sw_trace_config c = trace_config(PMT_TRBLIMITR_FM_FILL);
+    sw_trace_result r;
+    sw_env e = env();
+    ASSERT_EQ(sw_trace_run(&e, &c, &w, &r), SW_OK);
+    EXPECT_EQ(g.calls, 3u);
+    EXPECT_EQ(g.iterations, 10u);
+    ASSERT_EQ(r.out_len, 20u);
+    for (unsigned i = 0; i < 10; i++) {
+        EXPECT_EQ(out[2 * i], i);
+        EXPECT_EQ(out[2 * i + 1], 0xEE);
+    }
+}
+
 // Wrap mode: an interrupt at each wrap; the buffer keeps the newest 16 KiB, oldest first from
 // TRBPTR_EL1.
 TEST_F(Apps, TraceWrapKeepsTheNewestTrace)
