@@ -21,14 +21,15 @@ std::string hex(uint64_t v)
     return s.str();
 }
 
-// What the callbacks update while OpenCSD decodes.
+// What the element callback updates while OpenCSD decodes.
 struct decode_state {
     decode_result *result;
     const trace_log *log;
-    // Bad packets counted but not yet followed by the decoder losing sync over them (so that one
-    // bad packet is one error, not two).
-    uint32_t bad_packets_unmatched = 0;
-    uint32_t errors_at_call_start = 0;
+    uint32_t lost_sync = 0; // NO_SYNC elements after a bad packet
+    // Problems counted before the current library call: an error response is counted only when
+    // nothing during the call said what it was.
+    uint32_t problems_at_call_start = 0;
+    uint32_t problems() const { return result->errors + lost_sync; }
 
     void error(const std::string &message)
     {
@@ -68,10 +69,12 @@ ocsd_datapath_resp_t on_element(const void *context, const ocsd_trc_index_t inde
     case OCSD_GEN_TRC_ELEM_NO_SYNC:
         r.no_sync++;
         if (e->unsync_eot_info == UNSYNC_BAD_PACKET) {
-            if (s->bad_packets_unmatched > 0)
-                s->bad_packets_unmatched = 0; // the bad packet was counted when it was seen
-            else
-                s->error("the decoder lost synchronization at byte " + std::to_string(index));
+            // Counted as errors after decoding, with the packet processor's own count.
+            s->lost_sync++;
+            if (r.messages.size() < decode_result::max_messages)
+                log_line(*s->log, "trace_decoder: bad packet; the decoder lost synchronization "
+                                  "at byte " +
+                                      std::to_string(index));
         }
         break;
     case OCSD_GEN_TRC_ELEM_TRACE_ON: r.trace_on++; break;
@@ -89,32 +92,24 @@ ocsd_datapath_resp_t on_element(const void *context, const ocsd_trc_index_t inde
     return OCSD_RESP_CONT;
 }
 
-void on_packet(const void *context, const ocsd_datapath_op_t op, const ocsd_trc_index_t index,
-               const void *packet, const uint32_t /*size*/, const uint8_t * /*bytes*/)
+// The A-Sync sequences of the buffer, found as OpenCSD's packet processor finds its first one:
+// a 0x80 after at least eleven 0x00 bytes; the sequence is the last eleven of those and the 0x80.
+void scan_async(const uint8_t *data, size_t size, decode_result &r)
 {
-    if (op != OCSD_OP_DATA || packet == nullptr)
-        return;
-    auto *s = static_cast<decode_state *>(const_cast<void *>(context));
-    // The ETE decoder's packets are ETMv4 instruction trace packets (ETE reuses the format).
-    const auto *p = static_cast<const ocsd_etmv4_i_pkt *>(packet);
-    switch (p->type) {
-    case ETM4_PKT_I_ASYNC:
-        if (!s->result->sync_offset)
-            s->result->sync_offset = index;
-        s->result->async_packets++;
-        break;
-    case ETM4_PKT_I_INCOMPLETE_EOT: s->result->truncated = true; break;
-    case ETM4_PKT_I_BAD_SEQUENCE:
-    case ETM4_PKT_I_BAD_TRACEMODE:
-    case ETM4_PKT_I_RESERVED:
-    case ETM4_PKT_I_RESERVED_CFG:
-        s->bad_packets_unmatched++;
-        s->error("bad packet at byte " + std::to_string(index) + " (OpenCSD type " +
-                 hex(static_cast<uint64_t>(p->type)) + ", header type " +
-                 hex(static_cast<uint64_t>(p->err_type)) + ")");
-        break;
-    default: break;
+    size_t zeros = 0;
+    for (size_t i = 0; i < size; i++) {
+        if (data[i] == 0x00) {
+            zeros++;
+            continue;
+        }
+        if (data[i] == 0x80 && zeros >= 11) {
+            if (!r.sync_offset)
+                r.sync_offset = i - 11;
+            r.async_packets++;
+        }
+        zeros = 0;
     }
+    r.unsynced_bytes = r.sync_offset ? *r.sync_offset : size;
 }
 
 // A library call's response: fatal errors, and errors reported without a packet or element
@@ -126,7 +121,7 @@ bool check_response(decode_state &s, ocsd_datapath_resp_t resp, const char *what
                 std::to_string(static_cast<int>(resp)) + ")");
         return false;
     }
-    if (OCSD_DATA_RESP_IS_ERR(resp) && s.result->errors == s.errors_at_call_start)
+    if (OCSD_DATA_RESP_IS_ERR(resp) && s.problems() == s.problems_at_call_start)
         s.error(std::string("OpenCSD reported an error on ") + what);
     return true;
 }
@@ -153,6 +148,7 @@ decode_result decode_ete_trace(const uint8_t *data, size_t size, const ete_regis
         s.error("empty trace buffer: nothing to decode");
         return r;
     }
+    scan_async(data, size, r);
     if (!regs.is_ete()) {
         s.error("TRCDEVARCH " + hex(regs.trcdevarch) + " does not name an ETE: not decoded");
         return r;
@@ -180,10 +176,14 @@ decode_result decode_ete_trace(const uint8_t *data, size_t size, const ete_regis
         s.error("OpenCSD could not create an ETE decoder (error " + std::to_string(err) + ")");
         return r;
     }
-    if (ocsd_dt_set_gen_elem_outfn(guard.tree, on_element, &s) != OCSD_OK ||
-        ocsd_dt_attach_packet_callback(guard.tree, csid, OCSD_C_API_CB_PKT_MON,
-                                       reinterpret_cast<void *>(&on_packet), &s) != OCSD_OK) {
-        s.error("OpenCSD refused the decoder's callbacks");
+    // (OpenCSD 1.3.3's C API has no packet monitor for ETE: elements and statistics only.)
+    if (ocsd_dt_set_gen_elem_outfn(guard.tree, on_element, &s) != OCSD_OK) {
+        s.error("OpenCSD refused the element callback");
+        return r;
+    }
+    if (images.empty()) {
+        // The decoder stops at the first atom without a memory accessor: say why instead.
+        s.error("no memory image: the program the trace describes cannot be followed");
         return r;
     }
     for (const memory_image &image : images) {
@@ -207,7 +207,7 @@ decode_result decode_ete_trace(const uint8_t *data, size_t size, const ete_regis
         const uint32_t block = static_cast<uint32_t>(
             std::min<size_t>(size - done, std::numeric_limits<uint32_t>::max()));
         uint32_t used = 0;
-        s.errors_at_call_start = r.errors;
+        s.problems_at_call_start = s.problems();
         const ocsd_datapath_resp_t resp =
             ocsd_dt_process_data(guard.tree, OCSD_OP_DATA, done, block, data + done, &used);
         if (!check_response(s, resp, "trace data")) {
@@ -220,18 +220,21 @@ decode_result decode_ete_trace(const uint8_t *data, size_t size, const ete_regis
         }
         done += used;
     }
-    s.errors_at_call_start = r.errors;
-    const bool truncated_before_eot = r.truncated;
-    const ocsd_datapath_resp_t eot =
-        ocsd_dt_process_data(guard.tree, OCSD_OP_EOT, 0, 0, nullptr, nullptr);
-    // A packet cut by the end of the buffer makes the decoder report an error at the end of
-    // trace; the cut is reported as `truncated`, not as an error.
-    if (!(r.truncated && !truncated_before_eot && !OCSD_DATA_RESP_IS_FATAL(eot)))
-        check_response(s, eot, "end of trace");
+    s.problems_at_call_start = s.problems();
+    check_response(s, ocsd_dt_process_data(guard.tree, OCSD_OP_EOT, 0, 0, nullptr, nullptr),
+                   "end of trace");
 
+    // One bad packet shows twice: rejected by the packet processor, then the decoder waits for
+    // the next sync point. Count it once.
     ocsd_decode_stats_t *stats = nullptr;
     if (ocsd_dt_get_decode_stats(guard.tree, csid, &stats) == OCSD_OK && stats != nullptr)
-        r.unsynced_bytes = stats->channel_unsynced;
+        r.bad_packets = stats->bad_header_errs + stats->bad_sequence_errs;
+    const uint32_t bad = std::max(r.bad_packets, s.lost_sync);
+    if (bad > 0)
+        s.error(std::to_string(bad) + " bad packet(s): the decoder lost synchronization " +
+                std::to_string(s.lost_sync) + " time(s)");
+    if (bad > 1)
+        r.errors += bad - 1;
     if (r.async_packets == 0)
         s.error("no A-Sync in " + std::to_string(size) + " bytes: nothing could be decoded");
     return r;

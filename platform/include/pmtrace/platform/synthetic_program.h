@@ -94,7 +94,7 @@ class synthetic_trace_stream
     // Appends to `out`; returns the number of iterations appended. A budget above max_budget is
     // cut to it (one log line).
     uint64_t next(size_t budget, std::vector<uint8_t> &out);
-    static constexpr size_t max_budget = size_t(256) << 20;
+    static constexpr size_t max_budget = size_t(1) << 20; // 1 MiB
 
     uint64_t iterations() const { return iterations_; }
     uint64_t bytes() const { return encoder_.bytes_emitted(); }

@@ -7,10 +7,13 @@
 // decoding at the first A-Sync; bytes before it are skipped (counted in unsynced_bytes).
 //
 // Anything wrong is counted in `errors` with a line in `messages` (and the log): an empty buffer,
-// a buffer with no A-Sync, a packet the decoder rejects, a memory image missing where the trace
-// goes, a failure of the library. A buffer that ends inside a packet is not an error (a buffer is
-// cut somewhere): `truncated` says so and the ranges before the cut are kept. Nothing a buffer
-// holds makes the decoder crash.
+// a buffer with no A-Sync, no memory image, bad packets (OpenCSD's packet processor rejects a
+// header or a sequence, its decoder loses synchronization), trace going where no memory image
+// is, a failure of the library. Nothing a buffer holds makes the decoder crash.
+//
+// A buffer that ends inside a packet is not an error (a buffer is cut somewhere): the ranges
+// before the cut are reported. OpenCSD 1.3.3 does not say so through its C API (its packet monitor
+// does not support ETE there), so the cut itself is not reported either.
 #ifndef PMTRACE_PLATFORM_TRACE_DECODER_H
 #define PMTRACE_PLATFORM_TRACE_DECODER_H
 
@@ -33,15 +36,16 @@ struct decode_result {
     std::vector<std::string> messages; // one per error (the first max_messages of them)
     static constexpr size_t max_messages = 16;
 
-    uint32_t async_packets = 0;          // A-Sync packets seen (each a point decoding can start)
-    std::optional<uint64_t> sync_offset; // byte offset of the first A-Sync: where decoding started
-    uint64_t unsynced_bytes = 0;         // bytes skipped while looking for an A-Sync
+    // A-Sync sequences (eleven 0x00 then 0x80) in the buffer: each a point decoding can start.
+    uint32_t async_packets = 0;
+    std::optional<uint64_t> sync_offset; // offset of the first: where decoding started
+    uint64_t unsynced_bytes = 0;         // bytes before it, skipped (all of them without one)
     uint32_t no_sync = 0;     // OCSD_GEN_TRC_ELEM_NO_SYNC: the decoder waiting for a sync point
-                              // (one at the start; more after a bad packet)
+                              // (one at the start; one more after each bad packet)
     uint32_t trace_on = 0;    // OCSD_GEN_TRC_ELEM_TRACE_ON: trace (re)started (a Trace On packet)
     uint32_t pe_context = 0;  // OCSD_GEN_TRC_ELEM_PE_CONTEXT elements
+    uint32_t bad_packets = 0; // headers and sequences OpenCSD's packet processor rejected
     uint32_t memory_gaps = 0; // OCSD_GEN_TRC_ELEM_ADDR_NACC: no memory image where trace went
-    bool truncated = false;   // the buffer ended inside a packet
     uint64_t bytes = 0;       // bytes given to the decoder
 
     bool ok() const { return errors == 0; }
