@@ -150,6 +150,12 @@ snapshot_status write_opencsd_snapshot(const std::string &dir, const trace_captu
         log_line(log, "opencsd_snapshot: no directory given");
         return snapshot_status::bad_input;
     }
+    if (!capture.registers.is_ete()) {
+        // The trace unit file says type=ETE: its registers must say so too.
+        log_line(log, "opencsd_snapshot: TRCDEVARCH " + hex(capture.registers.trcdevarch) +
+                          " does not name an ETE");
+        return snapshot_status::bad_input;
+    }
     if (!images_ok(capture.images, log))
         return snapshot_status::bad_input;
     if (capture.description.find_first_of("\r\n;#") != std::string::npos) {

@@ -319,7 +319,10 @@ TEST(OpencsdSnapshot, BadCapturesAreRefusedWithALogLine)
     c.images.clear();
     c.description = "two\nlines";
     EXPECT_EQ(write_opencsd_snapshot(dir.path.string(), c, log), snapshot_status::bad_input);
-    EXPECT_EQ(lines.size(), 5u);
+    c.description = "an ETMv4";
+    c.registers.trcdevarch = 0x47704A13; // ARCHVER 4
+    EXPECT_EQ(write_opencsd_snapshot(dir.path.string(), c, log), snapshot_status::bad_input);
+    EXPECT_EQ(lines.size(), 6u);
     EXPECT_FALSE(fs::exists(dir.path)) << "nothing written for bad input";
 }
 
