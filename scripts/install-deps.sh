@@ -8,6 +8,7 @@ packages=(
   libsystemc-dev
   libgtest-dev libgmock-dev
   libboost-dev libboost-program-options-dev
+  libopencsd-dev libopencsd-bin
 )
 
 missing=()

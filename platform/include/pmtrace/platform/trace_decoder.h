@@ -1,0 +1,68 @@
+// trace_decoder.h - decodes a raw ETE capture with OpenCSD, the library Linux perf uses, into the
+// instruction ranges it describes: the proof that a capture is trace real tools can read.
+//
+// Input: trace bytes as a Trace Buffer Unit writes them (unformatted: one trace unit, no
+// CoreSight frame formatter), in time order (opencsd_snapshot.h turns a wrapped buffer into
+// that), the trace unit's registers and the memory images of the traced program. OpenCSD starts
+// decoding at the first A-Sync; bytes before it are skipped (counted in unsynced_bytes).
+//
+// Anything wrong is counted in `errors` with a line in `messages` (and the log): an empty buffer,
+// a buffer with no A-Sync, no memory image, bad packets (OpenCSD's packet processor rejects a
+// header or a sequence, its decoder loses synchronization), trace going where no memory image
+// is, a failure of the library. Nothing a buffer holds makes the decoder crash.
+//
+// A buffer that ends inside a packet is not an error (a buffer is cut somewhere): the ranges
+// before the cut are reported. OpenCSD 1.3.3 does not say so through its C API (its packet monitor
+// does not support ETE there), so the cut itself is not reported either.
+#ifndef PMTRACE_PLATFORM_TRACE_DECODER_H
+#define PMTRACE_PLATFORM_TRACE_DECODER_H
+
+#include <pmtrace/platform/trace_types.h>
+#include <pmtrace/platform/trace_log.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pmtrace::platform
+{
+
+struct decode_result {
+    std::vector<instruction_range> ranges; // in execution order
+
+    uint32_t errors = 0;
+    std::vector<std::string> messages; // one per error (the first max_messages of them)
+    static constexpr size_t max_messages = 16;
+
+    // A-Sync sequences (eleven 0x00 then 0x80) in the buffer: each a point decoding can start.
+    uint32_t async_packets = 0;
+    std::optional<uint64_t> sync_offset; // offset of the first: where decoding started
+    uint64_t unsynced_bytes = 0;         // bytes before it, skipped (all of them without one)
+    uint32_t no_sync = 0;     // OCSD_GEN_TRC_ELEM_NO_SYNC: the decoder waiting for a sync point
+                              // (one at the start; one more after each bad packet)
+    uint32_t trace_on = 0;    // OCSD_GEN_TRC_ELEM_TRACE_ON: trace (re)started (a Trace On packet)
+    uint32_t pe_context = 0;  // OCSD_GEN_TRC_ELEM_PE_CONTEXT elements
+    uint32_t bad_packets = 0; // headers and sequences OpenCSD's packet processor rejected
+    uint32_t memory_gaps = 0; // OCSD_GEN_TRC_ELEM_ADDR_NACC: no memory image where trace went
+    uint64_t bytes = 0;       // bytes given to the decoder
+
+    bool ok() const { return errors == 0; }
+};
+
+// Decodes `size` bytes at `data`. `regs` describe the trace unit (TRCIDR0/1/2/8, TRCCONFIGR,
+// TRCTRACEIDR, TRCDEVARCH); `images` hold the program (they must not overlap).
+decode_result decode_ete_trace(const uint8_t *data, size_t size, const ete_registers &regs,
+                               const std::vector<memory_image> &images,
+                               const trace_log &log = trace_log());
+inline decode_result decode_ete_trace(const std::vector<uint8_t> &trace, const ete_registers &regs,
+                                      const std::vector<memory_image> &images,
+                                      const trace_log &log = trace_log())
+{
+    return decode_ete_trace(trace.data(), trace.size(), regs, images, log);
+}
+
+} // namespace pmtrace::platform
+
+#endif
