@@ -73,6 +73,7 @@ int sc_main(int argc, char **argv)
     if (vcd)
         sc_core::sc_close_vcd_trace_file(vcd);
 
+    const bool snapshot_ok = runner.finish();
     const run_result &r = runner.result();
     int status = r.status;
     if (!vp.cpu0.finished()) {
@@ -83,6 +84,12 @@ int sc_main(int argc, char **argv)
     std::fputs(format_text(s, r).c_str(), stdout);
 
     int rc = exit_ok;
+    if (!snapshot_ok) {
+        std::fprintf(stderr, "pmtrace-vp: cannot write the snapshot %s\n", o.snapshot.c_str());
+        rc = exit_failed;
+    }
+    if (!r.decode_ok)
+        rc = exit_failed;
     if (!o.trace_out.empty() && !write_file(o.trace_out, r.captured)) {
         std::fprintf(stderr, "pmtrace-vp: cannot write %s\n", o.trace_out.c_str());
         rc = exit_failed;

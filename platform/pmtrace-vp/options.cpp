@@ -90,6 +90,7 @@ struct raw {
     std::string scenario = "stat", pmu_version = "3.7", events, event = "INST_RETIRED";
     std::string duration, buffer_base = "0x40100000", buffer_size = "64K", trace_mode = "fill";
     std::string trigger = "none", fault = "permission", fault_address, external_abort = "serror";
+    std::string trace_data = "ete";
     std::string clock = "1ns", quantum = "1us", vcd_counters;
     uint64_t trigger_after = 0;
     unsigned fault_stage = 1;
@@ -152,6 +153,9 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
     o.buffer_size = parse_size("buffer-size", r.buffer_size);
     if ((o.buffer_base | o.buffer_size) & 0xFFF || o.buffer_size == 0)
         throw bad_argument{"--buffer-base and --buffer-size must be multiples of 4 KiB"};
+    o.ete = lookup<bool>("trace-data", r.trace_data, {{"ete", true}, {"pattern", false}});
+    if ((!o.snapshot.empty() || o.decode) && !o.ete)
+        throw bad_argument{"--snapshot and --decode need --trace-data ete"};
     o.fill_mode = lookup<unsigned>("trace-mode", r.trace_mode,
                                    {{"fill", PMT_TRBLIMITR_FM_FILL},
                                     {"wrap", PMT_TRBLIMITR_FM_WRAP},
@@ -225,6 +229,8 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "  pmtrace-vp                                   count events, capture trace alongside\n"
         "  pmtrace-vp -s record --period 100000         sample INST_RETIRED every 100000\n"
         "  pmtrace-vp -s trace --trace-mode wrap --trace-out buf.bin\n"
+        "  pmtrace-vp -s trace --snapshot capture --decode   then: trc_pkt_lister -ss_dir capture "
+        "-decode\n"
         "  pmtrace-vp -s trace --trigger stop --trigger-after 4096 --trigger-count 256\n"
         "  pmtrace-vp -s fault --fault permission --fault-address 0x40101000\n"
         "  pmtrace-vp -s fault --fault memory-error --external-abort report\n"
@@ -276,8 +282,12 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
     po::options_description trace("trace (the buffer settings apply to every scenario)");
     trace.add_options()("trace-mode", po::value(&r.trace_mode)->default_value(r.trace_mode),
                         "fill, wrap or circular (TRBLIMITR_EL1.FM)")(
+        "trace-data", po::value(&r.trace_data)->default_value(r.trace_data),
+        "ete: each iteration runs the synthetic A64 loop placed at 0x40080000 and the trace unit "
+        "emits its ETE trace (2 bytes an iteration, a re-synchronization every 1 KiB); pattern: "
+        "--trace-bytes bytes an iteration, byte k = (k mod 256) ^ 0x5A")(
         "trace-bytes", po::value(&o.trace_per_iteration)->default_value(o.trace_per_iteration),
-        "trace bytes the trace unit generates per loop iteration")(
+        "pattern: trace bytes the trace unit generates per loop iteration")(
         "buffer-base", po::value(&r.buffer_base)->default_value(r.buffer_base),
         "the trace buffer's address (4 KiB aligned; RAM is 0x40000000..0x41000000)")(
         "buffer-size", po::value(&r.buffer_size)->default_value(r.buffer_size),
@@ -289,7 +299,11 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "trigger-count", po::value(&o.trigger_count)->default_value(o.trigger_count),
         "TRBTRG_EL1: bytes written after the Detected Trigger before the Trigger Event")(
         "trace-out", po::value(&o.trace_out),
-        "write the captured trace, oldest byte first, to this file");
+        "write the captured trace, oldest byte first, to this file")(
+        "snapshot", po::value(&o.snapshot),
+        "write the capture as an OpenCSD snapshot directory (trc_pkt_lister -ss_dir DIR -decode)")(
+        "decode", po::bool_switch(&o.decode),
+        "decode the capture with OpenCSD and check it against the program it traced");
 
     po::options_description fault("fault");
     fault.add_options()("fault", po::value(&r.fault)->default_value(r.fault),

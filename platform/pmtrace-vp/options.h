@@ -33,7 +33,7 @@ struct options {
     // The workload: a loop; per iteration 1000 instructions, 1300 cycles, events, trace bytes.
     uint64_t iterations = 100000;
     uint64_t per_piece = 100;
-    size_t trace_per_iteration = 16;
+    size_t trace_per_iteration = 16; // --trace-data pattern
     // The PE.
     unsigned counters = 6;
     pmt_pmu_version pmu_version = PMT_PMUV3P7;
@@ -57,6 +57,9 @@ struct options {
     uint64_t trigger_after = SW_LOOP_NO_TRIGGER; // bytes of the run before the Detected Trigger
     uint64_t trigger_count = 0;                  // TRBTRG_EL1
     std::string trace_out;
+    bool ete = true;      // the trace is ETE for the synthetic program (else a byte pattern)
+    std::string snapshot; // write the capture as an OpenCSD snapshot directory
+    bool decode = false;  // decode the capture (OpenCSD) and summarize it
     // fault.
     fault_spec fault;
     // Outputs.

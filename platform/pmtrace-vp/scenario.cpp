@@ -1,7 +1,10 @@
 // scenario.cpp - the scenarios (scenario.h).
 #include "scenario.h"
 
+#include <pmtrace/platform/trace_decoder.h>
+
 #include <algorithm>
+#include <cstdio>
 
 namespace pmtrace::vp_cli
 {
@@ -38,6 +41,11 @@ scenario_runner::scenario_runner(const options &o, platform::vp &vp) : o_(o), vp
     loop_.per_piece = o.per_piece;
     loop_.trace_bytes = o.trace_per_iteration;
     loop_.trigger_after = o.scenario == scenario::trace ? o.trigger_after : SW_LOOP_NO_TRIGGER;
+    if (o.ete) {
+        ete_.attach(loop_);
+        if (!ete_.place(vp.ram, virt::ram_base))
+            SC_REPORT_WARNING("pmtrace-vp", "the synthetic program does not fit in RAM");
+    }
 
     if (o.scenario == scenario::fault) {
         if (o.fault.memory_error)
@@ -54,11 +62,12 @@ scenario_runner::scenario_runner(const options &o, platform::vp &vp) : o_(o), vp
     t.fill_mode = o.scenario == scenario::trace ? o.fill_mode : PMT_TRBLIMITR_FM_FILL;
     t.trigger = o.scenario == scenario::trace ? o.trigger : SW_TRACE_NO_TRIGGER;
     t.trigger_count = o.trigger_count;
-    if (!o.trace_out.empty()) {
-        // Fill mode keeps every byte; Wrap and Circular Buffer modes at most the buffer.
-        uint64_t want = t.fill_mode == PMT_TRBLIMITR_FM_FILL
-                            ? o.iterations * static_cast<uint64_t>(o.trace_per_iteration)
-                            : o.buffer_size;
+    if (!o.trace_out.empty() || !o.snapshot.empty() || o.decode) {
+        // Fill mode keeps every byte; Wrap and Circular Buffer modes at most the buffer. ETE:
+        // two atoms an iteration, a re-synchronization (25 bytes) every 1 KiB, the start.
+        const uint64_t per_iteration = o.ete ? 3 : o.trace_per_iteration;
+        uint64_t want = t.fill_mode == PMT_TRBLIMITR_FM_FILL ? o.iterations * per_iteration + 64
+                                                             : o.buffer_size;
         result_.captured.resize(static_cast<size_t>(std::min<uint64_t>(want, 256u << 20)));
         t.out = result_.captured.data();
         t.out_size = result_.captured.size();
@@ -166,6 +175,47 @@ void scenario_runner::run_fault(const sw_env &env, const sw_workload &w)
     static char text[4096];
     sw_fault_format(&result_.fault, text, sizeof text);
     result_.text = text;
+}
+
+bool scenario_runner::finish()
+{
+    if (!result_.traced || !o_.ete)
+        return true;
+    bool ok = true;
+    if (!o_.snapshot.empty())
+        ok = write_opencsd_snapshot(o_.snapshot, ete_.capture(result_.captured)) ==
+             snapshot_status::ok;
+    if (o_.decode) {
+        const decode_result d =
+            decode_ete_trace(result_.captured, ete_.registers(), {ete_.program().image()});
+        uint64_t instructions = 0;
+        for (const instruction_range &r : d.ranges)
+            instructions += r.instructions;
+        // The program's ranges: all of them when the capture holds the whole trace (Fill mode,
+        // every part collected), else the newest ones, from where decoding could start.
+        const std::vector<instruction_range> all = ete_.program().ranges(ete_.iterations());
+        const bool whole = result_.captured.size() == ete_.bytes();
+        bool match = d.ranges.size() <= all.size();
+        if (match && whole)
+            match = d.ranges == all;
+        else if (match)
+            match = std::equal(d.ranges.begin(), d.ranges.end(), all.end() - d.ranges.size());
+        result_.decode_ok = d.ok() && match && !d.ranges.empty();
+        char buf[512];
+        std::snprintf(buf, sizeof buf,
+                      "decode: %zu bytes, decoding from byte %llu (%u sync points): %zu "
+                      "instruction ranges, %llu instructions, %u errors; %s\n",
+                      result_.captured.size(),
+                      static_cast<unsigned long long>(d.sync_offset.value_or(0)), d.async_packets,
+                      d.ranges.size(), static_cast<unsigned long long>(instructions), d.errors,
+                      result_.decode_ok ? (whole ? "the program's whole run, exactly"
+                                                 : "consecutive iterations of the program, exactly")
+                                        : "NOT the program's run");
+        result_.decode_text = buf;
+        for (const std::string &m : d.messages)
+            result_.decode_text += "  " + m + "\n";
+    }
+    return ok;
 }
 
 } // namespace pmtrace::vp_cli

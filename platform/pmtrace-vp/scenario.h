@@ -6,6 +6,7 @@
 
 #include "options.h"
 
+#include <pmtrace/platform/ete_loop.h>
 #include <pmtrace/platform/vp.h>
 
 #include <string>
@@ -23,7 +24,10 @@ struct run_result {
     sw_trace_config trace_config{};
     sw_trace_result trace{};
     sw_fault_result fault{};
-    std::vector<uint8_t> captured; // the captured trace, oldest first (with --trace-out)
+    std::vector<uint8_t> captured; // the captured trace, oldest first (with --trace-out,
+                                   // --snapshot, --decode)
+    std::string decode_text;       // --decode: what the decoder found
+    bool decode_ok = true;         // ... and whether it is the program's trace, exactly
 };
 
 // The platform configuration the options ask for.
@@ -36,6 +40,9 @@ class scenario_runner
     scenario_runner(const options &o, platform::vp &vp);
     // The CPU's program.
     void run(const hal *h);
+    // After the run: the snapshot directory and the decoding (--snapshot, --decode). False when
+    // the snapshot could not be written (the reason is logged).
+    bool finish();
     const run_result &result() const { return result_; }
 
   private:
@@ -48,6 +55,7 @@ class scenario_runner
     const options &o_;
     platform::vp &vp_;
     sw_loop loop_{};
+    platform::ete_loop ete_;
     unsigned memory_fault_ = 0; // the RAM's fault id
     bool fault_removed_ = false;
     // stat and record with trace alongside: the counting session runs as the trace session's

@@ -77,7 +77,10 @@ std::string format_text(const summary &s, const run_result &r)
             out += c;
     while (!out.empty() && out.back() == '\n')
         out.pop_back();
-    out += "\n\n";
+    out += "\n";
+    if (!r.decode_text.empty())
+        out += r.decode_text;
+    out += "\n";
     line(out, s.irqs_taken, "interrupts taken",
          "(GIC -> CPU IRQ: " + std::to_string(s.pmu_acks) + " INTID 23 PMUIRQ, " +
              std::to_string(s.trbe_acks) + " INTID " + std::to_string(s.trbe_intid) + " TRBIRQ)");

@@ -1,6 +1,7 @@
 // synthetic_program.cpp - the loop's machine code, its waypoints, and its ETE trace.
 #include "pmtrace/platform/synthetic_program.h"
 
+#include <algorithm>
 #include <limits>
 #include <sstream>
 
@@ -182,6 +183,32 @@ uint64_t synthetic_trace_stream::next(size_t budget, std::vector<uint8_t> &out)
     encoder_.take(out);
     iterations_ += n;
     return n;
+}
+
+size_t synthetic_trace_stream::run(uint64_t iterations, uint8_t *buf, size_t size)
+{
+    if (!buf && size)
+        return 0;
+    if (!encoder_.started() &&
+        (size < ete_packet::start_size || encoder_.start(ctx_, program_.base()) != ete_status::ok))
+        return 0;
+    uint64_t n = 0;
+    for (; n < iterations; n++) {
+        const ete_encoder::position before = encoder_.mark();
+        encode_iteration(encoder_);
+        if (encoder_.pending().size() > size) {
+            encoder_.rollback(before);
+            log_line(log_, "synthetic_trace_stream: the trace of " + std::to_string(iterations) +
+                               " iterations does not fit " + std::to_string(size) +
+                               " bytes: " + std::to_string(n) + " encoded");
+            break;
+        }
+    }
+    pending_.clear();
+    encoder_.take(pending_);
+    std::copy(pending_.begin(), pending_.end(), buf);
+    iterations_ += n;
+    return pending_.size();
 }
 
 budget_trace synthetic_trace_for_budget(const synthetic_program &program, size_t budget,

@@ -95,6 +95,9 @@ class synthetic_trace_stream
     // cut to it (one log line).
     uint64_t next(size_t budget, std::vector<uint8_t> &out);
     static constexpr size_t max_budget = size_t(1) << 20; // 1 MiB
+    // The trace of the next `iterations` iterations (the first call also the start sequence)
+    // into buf: whole iterations, as many as fit in `size` bytes. Returns the bytes written.
+    size_t run(uint64_t iterations, uint8_t *buf, size_t size);
 
     uint64_t iterations() const { return iterations_; }
     uint64_t bytes() const { return encoder_.bytes_emitted(); }
@@ -106,6 +109,7 @@ class synthetic_trace_stream
     ete_encoder encoder_;
     trace_log log_;
     uint64_t iterations_ = 0;
+    std::vector<uint8_t> pending_; // run()'s bytes
 };
 
 // As many whole iterations as fit in `budget` bytes, from the start.
