@@ -1,5 +1,6 @@
 // opencsd_lsan.cpp - LeakSanitizer suppressions for leaks inside OpenCSD 1.3.3 (Debian bookworm's
-// libopencsd), which the sanitizer build of the trace tests would otherwise report:
+// libopencsd), which the sanitizer build of the trace tests and of pmtrace-vp (--decode) would
+// otherwise report:
 //   - ocsd_dt_set_gen_elem_outfn allocates the element callback object that
 //     ocsd_destroy_dcd_tree never frees (Linaro/OpenCSD issue #55, fixed in later releases);
 //   - EtmV4P0Stack::createAddrElem leaks an element when nonsense trace makes the decoder cancel
