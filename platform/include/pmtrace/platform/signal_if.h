@@ -2,51 +2,22 @@
 // (one call per event, never a one-delta pulse) and a CTI trigger event, and the output ports
 // that call them.
 //
-// The SystemC wrapper (pmtrace/systemc/outputs.h) defines the same interfaces for the PE's
-// outputs (PMUIRQ, the CTI trigger events). When that header is on the include path, the
-// platform uses its interfaces, so a pe_model output port binds straight to a GIC PPI input or a
-// CTI input; otherwise the platform defines them here with the same shape.
+// The interfaces are those of the SystemC wrapper's outputs (pmtrace/systemc/outputs.h), so a
+// pe_model output port binds straight to a GIC PPI input or a CTI input.
 #ifndef PMTRACE_PLATFORM_SIGNAL_IF_H
 #define PMTRACE_PLATFORM_SIGNAL_IF_H
 
 #include <cstdint>
 #include <systemc>
 
-#if __has_include(<pmtrace/systemc/outputs.h>)
 #include <pmtrace/systemc/outputs.h>
+
 namespace pmtrace::platform
 {
 using pmtrace::cti_trigger_if;
 using pmtrace::event_if;
 using pmtrace::level_if;
 } // namespace pmtrace::platform
-#else
-namespace pmtrace::platform
-{
-
-// A level-sensitive line: called whenever the level changes.
-class level_if : public virtual sc_core::sc_interface
-{
-  public:
-    virtual void set_level(bool level) = 0;
-};
-
-// An event: called once per event.
-class event_if : public virtual sc_core::sc_interface
-{
-  public:
-    virtual void notify_event() = 0;
-};
-
-// A trigger event numbered as the CTI triggers of H5.4: called once per trigger event.
-class cti_trigger_if : public virtual sc_core::sc_interface
-{
-  public:
-    virtual void trigger_event(unsigned trigger) = 0;
-};
-
-} // namespace pmtrace::platform
-#endif
 
 namespace pmtrace::platform
 {
