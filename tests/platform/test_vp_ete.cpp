@@ -92,6 +92,19 @@ stream_layout layout(uint64_t iterations, uint64_t period)
     return l;
 }
 
+// The TRBE wrote the trace unit's bytes unchanged: `capture` is stream bytes [from, from + size)
+// of the loop's whole trace (the same encoder run in one go).
+::testing::AssertionResult is_stream(const bytes &capture, const bytes &stream, uint64_t from)
+{
+    if (from + capture.size() > stream.size())
+        return ::testing::AssertionFailure() << "the capture is longer than the stream";
+    for (size_t i = 0; i < capture.size(); i++)
+        if (capture[i] != stream[from + i])
+            return ::testing::AssertionFailure()
+                   << "capture byte " << i << " is not stream byte " << from + i;
+    return ::testing::AssertionSuccess();
+}
+
 ranges head(const ranges &all, size_t n)
 {
     return ranges(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
@@ -174,6 +187,7 @@ TEST(VpEte, FillModeCaptureDecodesIntoTheProgramsWholeRun)
     ASSERT_EQ(r.out_len, l.bytes);
     EXPECT_EQ(platform.cpu0.stats().trace_dropped, 0u);
     const bytes capture(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(r.out_len));
+    EXPECT_TRUE(is_stream(capture, synthetic_trace(ete.program(), iterations), 0));
 
     const ranges expected = ete.program().ranges(ete.iterations());
     ASSERT_EQ(expected.size(), 2 * iterations);
@@ -207,6 +221,7 @@ void expect_wrapped_capture_decodes(const ete_loop &ete, const sw_trace_result &
     const bytes capture(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(r.out_len));
 
     const uint64_t oldest = l.bytes - BUF_SIZE; // stream offset of the capture's first byte
+    EXPECT_TRUE(is_stream(capture, synthetic_trace(ete.program(), iterations), oldest));
     auto sync = std::lower_bound(l.syncs.begin(), l.syncs.end(), oldest);
     ASSERT_NE(sync, l.syncs.end());
     ASSERT_LE(*sync + ASYNC_BYTES, l.bytes);
@@ -333,6 +348,7 @@ TEST(VpEte, CaptureStoppedByAFaultDecodesUpToTheFaultingAddress)
         return b == 0;
     })) << "nothing is written into the faulting page";
     const bytes capture(ram, ram + prefix_len);
+    EXPECT_TRUE(is_stream(capture, synthetic_trace(ete.program(), iterations, cfg), 0));
 
     const size_t n = l.atoms_before(prefix_len);
     ASSERT_GT(n, 0u);
@@ -390,6 +406,7 @@ TEST(VpEte, StopOnTriggerCaptureDecodesIntoAPrefixOfTheRun)
     EXPECT_EQ(r.bytes, captured);
     ASSERT_EQ(r.out_len, captured);
     const bytes capture(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(r.out_len));
+    EXPECT_TRUE(is_stream(capture, synthetic_trace(ete.program(), iterations), 0));
 
     const size_t n = l.atoms_before(captured);
     ASSERT_GT(n, 0u);
