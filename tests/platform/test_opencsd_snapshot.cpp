@@ -6,134 +6,19 @@
 #include <pmtrace/platform/synthetic_program.h>
 #include <pmtrace/platform/trace_decoder.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <regex>
-#include <sstream>
-#include <string>
-#include <unistd.h>
-#include <vector>
+#include "platform/opencsd_tools.h"
 
-#ifndef PMTRACE_TRC_PKT_LISTER
-#define PMTRACE_TRC_PKT_LISTER ""
-#endif
+#include <fstream>
+#include <string>
+#include <vector>
 
 namespace
 {
 
 using namespace pmtrace::platform;
 using bytes = std::vector<uint8_t>;
-namespace fs = std::filesystem;
 
-// A directory of its own for each test, removed afterwards.
-struct temp_dir {
-    fs::path path;
-    temp_dir()
-    {
-        const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
-        path = fs::temp_directory_path() /
-               ("pmtrace_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-        fs::remove_all(path);
-    }
-    ~temp_dir()
-    {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
-std::string read_text(const fs::path &p)
-{
-    std::ifstream f(p, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
-bytes read_bytes(const fs::path &p)
-{
-    const std::string s = read_text(p);
-    return bytes(s.begin(), s.end());
-}
-
-// The path CMake found, or a failure that says how to get it (CI installs libopencsd-bin).
-std::string lister()
-{
-    const std::string path = PMTRACE_TRC_PKT_LISTER;
-    if (path.empty() || path.find("NOTFOUND") != std::string::npos || !fs::exists(fs::path(path))) {
-        ADD_FAILURE() << "trc_pkt_lister (OpenCSD) was not found when configuring ('" << path
-                      << "'): install libopencsd-bin (scripts/install-deps.sh) and reconfigure";
-        return "";
-    }
-    return path;
-}
-
-// Runs trc_pkt_lister on a snapshot directory, its output to stdout. It writes the start of
-// its log to trc_pkt_lister.ppl in the current directory before it reads -logstdout, so it runs
-// in the snapshot directory (removed with it).
-std::string run_lister(const fs::path &dir)
-{
-    const std::string tool = lister();
-    if (tool.empty())
-        return "";
-    const std::string cmd =
-        "cd '" + dir.string() + "' && '" + tool + "' -ss_dir . -decode -logstdout 2>&1";
-    std::string out;
-    FILE *pipe = ::popen(cmd.c_str(), "r");
-    if (pipe == nullptr) {
-        ADD_FAILURE() << "cannot run " << cmd;
-        return "";
-    }
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0)
-        out.append(buf, n);
-    const int status = ::pclose(pipe);
-    EXPECT_EQ(status, 0) << cmd << "\n" << out;
-    return out;
-}
-
-// The OCSD_GEN_TRC_ELEM_INSTR_RANGE lines of trc_pkt_lister's output, e.g.
-//   OCSD_GEN_TRC_ELEM_INSTR_RANGE(exec range=0x40080000:[0x4008000c] num_i(3) last_sz(4)
-//   (ISA=A64) N BR   <cond>)
-std::vector<instruction_range> lister_ranges(const std::string &out)
-{
-    static const std::regex line(
-        R"(OCSD_GEN_TRC_ELEM_INSTR_RANGE\(exec range=0x([0-9a-fA-F]+):\[0x([0-9a-fA-F]+)\] )"
-        R"(num_i\((\d+)\) last_sz\(\d+\) \(ISA=A64\) ([EN]) (\w+))");
-    std::vector<instruction_range> r;
-    for (auto it = std::sregex_iterator(out.begin(), out.end(), line); it != std::sregex_iterator();
-         ++it) {
-        const std::smatch &m = *it;
-        instruction_range x;
-        x.start = std::stoull(m[1].str(), nullptr, 16);
-        x.end = std::stoull(m[2].str(), nullptr, 16);
-        x.instructions = static_cast<uint32_t>(std::stoul(m[3].str()));
-        x.taken = m[4].str() == "E";
-        const std::string kind = m[5].str();
-        x.last_kind = kind == "BR"    ? instr_kind::branch
-                      : kind == "iBR" ? instr_kind::indirect_branch
-                                      : instr_kind::other;
-        r.push_back(x);
-    }
-    return r;
-}
-
-// trc_pkt_lister prints library errors as "... (OCSD_ERR_...)" and a decoder that lost sync on a
-// bad packet as NO_SYNC( [bad-packet]).
-void expect_no_decode_error(const std::string &out)
-{
-    EXPECT_EQ(out.find("OCSD_ERR"), std::string::npos) << out;
-    EXPECT_EQ(out.find("bad-packet"), std::string::npos) << out;
-    EXPECT_NE(out.find("Trace Packet Lister : Trace buffer done"), std::string::npos) << out;
-}
-
-std::vector<instruction_range> tail(const std::vector<instruction_range> &all, size_t from)
-{
-    return std::vector<instruction_range>(all.begin() + static_cast<std::ptrdiff_t>(from),
-                                          all.end());
-}
+using namespace opencsd_tools;
 
 TEST(OpencsdSnapshot, WritesTheFilesOpenCsdReads)
 {
