@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -106,22 +105,30 @@ inline std::string run_lister(const fs::path &dir)
 //   (ISA=A64) N BR   <cond>)
 inline std::vector<instruction_range> lister_ranges(const std::string &out)
 {
-    static const std::regex line(
-        R"(OCSD_GEN_TRC_ELEM_INSTR_RANGE\(exec range=0x([0-9a-fA-F]+):\[0x([0-9a-fA-F]+)\] )"
-        R"(num_i\((\d+)\) last_sz\(\d+\) \(ISA=A64\) ([EN]) (\w+))");
+    // Parsed with sscanf: GCC 12 warns inside <regex> at -O2 with the sanitizers
+    // (-Wmaybe-uninitialized), which -Werror turns into a failed CI build.
+    static const char tag[] = "OCSD_GEN_TRC_ELEM_INSTR_RANGE(exec range=0x";
     std::vector<instruction_range> r;
-    for (auto it = std::sregex_iterator(out.begin(), out.end(), line); it != std::sregex_iterator();
-         ++it) {
-        const std::smatch &m = *it;
+    for (size_t pos = out.find(tag); pos != std::string::npos; pos = out.find(tag, pos + 1)) {
+        const size_t eol = out.find('\n', pos);
+        const std::string text = out.substr(pos, eol == std::string::npos ? eol : eol - pos);
+        unsigned long long start = 0, end = 0;
+        unsigned num = 0;
+        char atom[2] = {}, kind[16] = {};
+        if (std::sscanf(text.c_str(),
+                        "OCSD_GEN_TRC_ELEM_INSTR_RANGE(exec range=0x%llx:[0x%llx] num_i(%u) "
+                        "last_sz(%*u) (ISA=A64) %1[EN] %15s",
+                        &start, &end, &num, atom, kind) != 5)
+            continue;
         instruction_range x;
-        x.start = std::stoull(m[1].str(), nullptr, 16);
-        x.end = std::stoull(m[2].str(), nullptr, 16);
-        x.instructions = static_cast<uint32_t>(std::stoul(m[3].str()));
-        x.taken = m[4].str() == "E";
-        const std::string kind = m[5].str();
-        x.last_kind = kind == "BR"    ? instr_kind::branch
-                      : kind == "iBR" ? instr_kind::indirect_branch
-                                      : instr_kind::other;
+        x.start = start;
+        x.end = end;
+        x.instructions = num;
+        x.taken = atom[0] == 'E';
+        const std::string k = kind;
+        x.last_kind = k == "BR"    ? instr_kind::branch
+                      : k == "iBR" ? instr_kind::indirect_branch
+                                   : instr_kind::other;
         r.push_back(x);
     }
     return r;
