@@ -38,13 +38,9 @@ namespace
 
 std::string grouped(uint64_t v)
 {
-    std::string d = std::to_string(v), out;
-    for (size_t i = 0; i < d.size(); i++) {
-        if (i && (d.size() - i) % 3 == 0)
-            out += ',';
-        out += d[i];
-    }
-    return out;
+    char buf[40];
+    sw_app_grouped(v, buf, sizeof buf);
+    return buf;
 }
 
 void line(std::string &out, uint64_t v, const char *what, const std::string &note)

@@ -17,7 +17,4 @@ __attribute__((format(printf, 4, 5)))
 #endif
 void sw_app_add(char *buf, size_t size, size_t *len, const char *fmt, ...);
 
-/* 1234567 -> "1,234,567" */
-void sw_app_grouped(uint64_t v, char *out, size_t size);
-
 #endif

@@ -80,6 +80,9 @@ void sw_loop_init(sw_loop *loop);
 sw_workload sw_loop_workload(sw_loop *loop);
 uint8_t sw_loop_trace_byte(uint64_t k);
 
+/* Numbers as the apps print them: 1234567 -> "1,234,567" (for tools printing beside them). */
+void sw_app_grouped(uint64_t v, char *out, size_t size);
+
 /* The mnemonic of a common event ("INST_RETIRED"), or NULL. From pmt_events.h. */
 const char *sw_event_name(uint16_t event);
 
