@@ -151,6 +151,21 @@ sw_trace_config trace_config(unsigned fill_mode, bytes &out)
     return tc;
 }
 
+// Runs the trace app over the loop on the platform, to completion.
+sw_trace_result run_trace_app(vp &platform, sw_loop &loop, const sw_trace_config &tc)
+{
+    sw_workload w = sw_loop_workload(&loop);
+    sw_trace_result r{};
+    int status = SW_EINVAL;
+    platform.run([&](const hal *h) {
+        sw_env env = sw_env_virt(h);
+        status = sw_trace_run(&env, &tc, &w, &r);
+    });
+    EXPECT_EQ(status, SW_OK);
+    EXPECT_TRUE(platform.cpu0.finished());
+    return r;
+}
+
 // ---- 1. Fill mode ----------------------------------------------------------------------------
 
 // RMBSHC: the 16 KiB buffer fills on the byte at Limit - 1 of each pass, a buffer-full event
@@ -164,15 +179,10 @@ TEST(VpEte, FillModeCaptureDecodesIntoTheProgramsWholeRun)
     sw_loop loop;
     const uint64_t iterations = 30'000;
     ete_workload(platform, ete, loop, iterations);
-    sw_workload w = sw_loop_workload(&loop);
     bytes out(0x2'0000, 0);
     sw_trace_config tc = trace_config(PMT_TRBLIMITR_FM_FILL, out);
-    sw_trace_result r{};
-    platform.run([&](const hal *h) {
-        sw_env env = sw_env_virt(h);
-        ASSERT_EQ(sw_trace_run(&env, &tc, &w, &r), SW_OK);
-    });
-    ASSERT_TRUE(platform.cpu0.finished());
+    const sw_trace_result r = run_trace_app(platform, loop, tc);
+    ASSERT_FALSE(HasFailure());
     ASSERT_EQ(ete.iterations(), iterations);
 
     const stream_layout l = layout(iterations, 1024);
@@ -253,15 +263,10 @@ TEST(VpEte, WrapModeCaptureDecodesIntoTheNewestIterationsFromTheFirstSync)
     sw_loop loop;
     const uint64_t iterations = 30'000;
     ete_workload(platform, ete, loop, iterations);
-    sw_workload w = sw_loop_workload(&loop);
     bytes out(0x1'0000, 0);
     sw_trace_config tc = trace_config(PMT_TRBLIMITR_FM_WRAP, out);
-    sw_trace_result r{};
-    platform.run([&](const hal *h) {
-        sw_env env = sw_env_virt(h);
-        ASSERT_EQ(sw_trace_run(&env, &tc, &w, &r), SW_OK);
-    });
-    ASSERT_TRUE(platform.cpu0.finished());
+    const sw_trace_result r = run_trace_app(platform, loop, tc);
+    ASSERT_FALSE(HasFailure());
     const uint64_t stream_bytes = layout(iterations, 1024).bytes;
     EXPECT_EQ(r.irqs, stream_bytes / BUF_SIZE); // a wrap interrupt per pass
     EXPECT_EQ(r.wraps, stream_bytes / BUF_SIZE);
@@ -276,15 +281,10 @@ TEST(VpEte, CircularBufferModeCaptureDecodesIntoTheNewestIterationsFromTheFirstS
     sw_loop loop;
     const uint64_t iterations = 30'000;
     ete_workload(platform, ete, loop, iterations);
-    sw_workload w = sw_loop_workload(&loop);
     bytes out(0x1'0000, 0);
     sw_trace_config tc = trace_config(PMT_TRBLIMITR_FM_CIRCULAR, out);
-    sw_trace_result r{};
-    platform.run([&](const hal *h) {
-        sw_env env = sw_env_virt(h);
-        ASSERT_EQ(sw_trace_run(&env, &tc, &w, &r), SW_OK);
-    });
-    ASSERT_TRUE(platform.cpu0.finished());
+    const sw_trace_result r = run_trace_app(platform, loop, tc);
+    ASSERT_FALSE(HasFailure());
     EXPECT_EQ(r.irqs, 0u);
     EXPECT_EQ(r.wraps, 1u);
     expect_wrapped_capture_decodes(ete, r, out, iterations);
@@ -386,17 +386,12 @@ TEST(VpEte, StopOnTriggerCaptureDecodesIntoAPrefixOfTheRun)
     const uint64_t iterations = 5000;
     ete_workload(platform, ete, loop, iterations);
     loop.trigger_after = 4160;
-    sw_workload w = sw_loop_workload(&loop);
     bytes out(0x1'0000, 0);
     sw_trace_config tc = trace_config(PMT_TRBLIMITR_FM_FILL, out);
     tc.trigger = SW_TRACE_STOP_ON_TRIGGER;
     tc.trigger_count = 2048;
-    sw_trace_result r{};
-    platform.run([&](const hal *h) {
-        sw_env env = sw_env_virt(h);
-        ASSERT_EQ(sw_trace_run(&env, &tc, &w, &r), SW_OK);
-    });
-    ASSERT_TRUE(platform.cpu0.finished());
+    const sw_trace_result r = run_trace_app(platform, loop, tc);
+    ASSERT_FALSE(HasFailure());
     const uint64_t captured = 4160 + 2048;
     const stream_layout l = layout(iterations, 1024);
     ASSERT_GT(l.bytes, captured);
