@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev
   libboost-dev libboost-program-options-dev
   libopencsd-dev libopencsd-bin
+  libunicorn-dev gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libfdt-dev device-tree-compiler
 )
 
 missing=()

@@ -106,6 +106,8 @@ void cpu::notify_event()
 
 void cpu::main()
 {
+    if (!config_.enabled)
+        return;
     qk_.reset();
     boot_firmware();
     (void)state->set_pe_state(kernel_, qk_.get_local_time());

@@ -1,6 +1,8 @@
 // vp.cpp - the reference virtual platform (vp.h).
 #include <pmtrace/platform/vp.h>
 
+#include <algorithm>
+
 namespace pmtrace::platform
 {
 
@@ -23,6 +25,14 @@ vp_config vp::complete(vp_config c)
     c.cpu.trbe = c.pe.core.trbe.feat_trbe;
     c.cpu.trbe_exc = c.pe.core.trbe.feat_trbe_exc;
     c.cpu.uart_base = virt::uart_base;
+    c.cpu.enabled = c.cpu_kind == vp_cpu::host;
+    c.a64.clock_period = c.pe.clock_period;
+    c.a64.num_counters = c.pe.core.num_counters;
+    c.a64.have_el2 = c.pe.core.have_el2;
+    c.a64.have_el3 = c.pe.core.have_el3;
+    c.a64.pmuv3p9 = c.pe.core.pmu_version >= PMT_PMUV3P9;
+    c.a64.trbe = c.pe.core.trbe.feat_trbe;
+    c.a64.trbe_exc = c.pe.core.trbe.feat_trbe_exc;
     return c;
 }
 
@@ -79,11 +89,33 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
         return pmt_pmu_headroom(model->core(), event);
     });
 
+    // The AArch64 CPU, when it runs the software: the same connections.
+    if (config_.cpu_kind == vp_cpu::a64) {
+        a64 = std::make_unique<a64_cpu>("a64", config_.a64);
+        a64->bus.bind(bus.target);
+        a64->sysreg.bind(pe.sysreg);
+        a64->events.bind(pe.events);
+        a64->state.bind(pe.state);
+        a64->trbe.bind(pe.trbe);
+        a64->set_cpu_interface(&gic.cpu(0));
+        a64->set_id_registers(dfr0, dfr1);
+        a64->set_peek([model](uint16_t event, const sc_core::sc_time &offset) {
+            model->sync(offset);
+            return pmt_pmu_headroom(model->core(), event);
+        });
+        (void)a64->map_ram(virt::ram_base, config_.ram_size, ram.data());
+    }
+
     // Interrupts and triggers.
     pe.pmuirq.bind(gic.pmuirq(0));
     pe.trbirq.bind(gic.trbirq(0));
-    gic.irq[0].bind(cpu0.irq);
-    pe.serror.bind(cpu0.serror);
+    if (a64) {
+        gic.irq[0].bind(a64->irq);
+        pe.serror.bind(a64->serror);
+    } else {
+        gic.irq[0].bind(cpu0.irq);
+        pe.serror.bind(cpu0.serror);
+    }
     pe.cti_pmu_overflow.bind(cross_trigger);
     pe.cti_trbe_stopped.bind(cross_trigger);
     pe.cti_trbe_management.bind(cross_trigger);
@@ -96,6 +128,15 @@ void vp::run(cpu::program program)
 {
     cpu0.set_program(std::move(program));
     sc_core::sc_start();
+}
+
+bool vp::load(uint64_t address, const std::vector<uint8_t> &image)
+{
+    if (address < virt::ram_base || image.size() > config_.ram_size ||
+        address - virt::ram_base > config_.ram_size - image.size())
+        return false;
+    std::copy(image.begin(), image.end(), ram.data() + (address - virt::ram_base));
+    return true;
 }
 
 void vp::trace(sc_core::sc_trace_file *file) const

@@ -80,6 +80,9 @@ struct cpu_config {
     unsigned irq_storm_limit = 64;
     // Stop the simulation (sc_stop) when the program returns.
     bool stop_at_end = true;
+    // false: the CPU does nothing at all (a platform whose software runs on the AArch64 CPU,
+    // a64_cpu.h, keeps this one bound but idle).
+    bool enabled = true;
 };
 
 struct cpu_stats {

@@ -15,6 +15,7 @@
 #ifndef PMTRACE_PLATFORM_VP_H
 #define PMTRACE_PLATFORM_VP_H
 
+#include <pmtrace/platform/a64_cpu.h>
 #include <pmtrace/platform/cpu.h>
 #include <pmtrace/platform/cti.h>
 #include <pmtrace/platform/gic.h>
@@ -26,7 +27,9 @@
 #include <pmtrace/systemc/pe_model.h>
 
 #include <cstdint>
+#include <memory>
 #include <systemc>
+#include <vector>
 
 namespace pmtrace::platform
 {
@@ -46,10 +49,16 @@ constexpr uint64_t trbe_frame_size = 0x1000;
 // event the PE delivers listed in PMCEID.
 pmtrace::pe_model_config vp_default_pe();
 
+// Which CPU runs the software: the host-driven CPU (sw/ apps through the HAL, cpu.h) or the
+// AArch64 CPU (A64 code in RAM, a64_cpu.h).
+enum class vp_cpu { host, a64 };
+
 struct vp_config {
     pmtrace::pe_model_config pe = vp_default_pe(); // the PE: features, counters, clock period
-    cpu_config cpu;                                // quantum; the rest is filled in from `pe`
-    uint64_t ram_size = 0x100'0000;                // 16 MiB at virt::ram_base
+    vp_cpu cpu_kind = vp_cpu::host;
+    cpu_config cpu;                 // quantum; the rest is filled in from `pe`
+    a64_cpu_config a64;             // entry EL, timing; the rest from `pe`
+    uint64_t ram_size = 0x100'0000; // 16 MiB at virt::ram_base
     sc_core::sc_time bus_latency = sc_core::SC_ZERO_TIME;
     cti_config cti;
     gic_config gic;
@@ -68,13 +77,16 @@ class vp : public sc_core::sc_module
     cti cross_trigger;
     translator mmu;
     pmtrace::pe_model pe;
-    cpu cpu0;
+    cpu cpu0; // the host-driven CPU (idle when the AArch64 CPU runs the software)
+    std::unique_ptr<a64_cpu> a64; // the AArch64 CPU, with vp_cpu::a64
 
     vp(const sc_core::sc_module_name &name, const vp_config &config = vp_config());
 
     // Runs `program` on the CPU to completion (sc_start until the CPU stops the simulation).
     // Once per process: SystemC cannot elaborate again.
     void run(cpu::program program);
+    // With vp_cpu::a64: copies `image` into RAM at `address` (false if it does not fit).
+    bool load(uint64_t address, const std::vector<uint8_t> &image);
 
     // Waveforms: PMUIRQ, TRBIRQ and the other outputs of the PE model (its CTI triggers among
     // them), the CPU's IRQ line, the CTI's output triggers. Call before run().

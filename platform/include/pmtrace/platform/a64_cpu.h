@@ -1,0 +1,217 @@
+// a64_cpu.h - an AArch64 CPU that executes A64 code: the platform's instruction-set CPU.
+//
+// Two parts with one job each: the engine (a64_engine.h: executes instructions; Unicorn) and this
+// model, which does what the engine does not (docs/cpu.md):
+// - it binds what the host-driven CPU (cpu.h) binds: the bus (TLM initiator, b_transport with
+//   the local time offset), the PE model's sysreg/events/state exports, the TRBE CPU interface,
+//   the IRQ and SError inputs, and the GIC CPU interface;
+// - RAM is the engine's memory (the memory model's storage, as DMI would give it); every other
+//   address is a device: the CPU decodes the load or store and performs it on the bus;
+// - system registers: the PE model's (PMU, TRBE, trace filter, MDCR_ELx ...), with the UNDEFINED
+//   or trap it answers; ICC_* to the GIC CPU interface; the PMU and trace fields of
+//   ID_AA64DFR0/1_EL1 from the PE model; everything else the engine's;
+// - exceptions: entry and return as the architecture says (target EL, vector, ESR, ELR, SPSR,
+//   FAR, PSTATE) for SVC, HVC, SMC, BRK, UNDEFINED, system register traps, External aborts on
+//   device accesses, IRQ and SError;
+// - PSCI 1.0 as firmware answers it on the boot conduit (HVC when entered at EL1, SMC at EL2);
+// - time and events: an instruction takes cycles_per_instruction cycles of the PE clock; the
+//   quantum keeper decouples the CPU; INST_RETIRED and CPU_CYCLES are exact at instruction
+//   granularity (the CPU runs up to the PMU's headroom, so an overflow interrupt is taken right
+//   after the instruction that overflowed); exception events (EXC_*), loads, stores and
+//   branches (MEM_ACCESS, LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED,
+//   BR_RETURN_RETIRED) from the executed code; the PE state (Exception level) pushed on every
+//   change.
+#ifndef PMTRACE_PLATFORM_A64_CPU_H
+#define PMTRACE_PLATFORM_A64_CPU_H
+
+#include <pmtrace/platform/a64_engine.h>
+#include <pmtrace/platform/gic_cpu_interface.h>
+#include <pmtrace/platform/signal_if.h>
+#include <pmtrace/systemc/cpu_if.h>
+#include <pmtrace/systemc/trbe_if.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+#include <vector>
+
+namespace pmtrace::platform
+{
+
+struct a64_cpu_config {
+    sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);
+    sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
+    // Where the image is entered (QEMU's virt: EL1, or EL2 with virtualization=on). The PSCI
+    // conduit follows: HVC at EL1, SMC at EL2.
+    unsigned entry_el = 1;
+    // The timing model: cycles of the PE clock per instruction, and per exception entry.
+    uint64_t cycles_per_instruction = 1;
+    uint64_t exception_entry_cycles = 0;
+    // Firmware: MDCR_EL3 and MDCR_EL2 as TF-A and a hypervisor leave them (every counter and
+    // the trace buffer to the software entered), as the host-driven CPU does.
+    bool firmware = true;
+    unsigned num_counters = 6;
+    bool have_el2 = true;
+    bool have_el3 = true;
+    bool pmuv3p9 = false;
+    bool trbe = false;
+    bool trbe_exc = false;
+    // The PMU and trace fields of ID_AA64DFR0/1_EL1 (from the PE model).
+    uint64_t id_aa64dfr0 = 0;
+    uint64_t id_aa64dfr1 = 0;
+    // Stop the simulation when the software ends (PSCI SYSTEM_OFF, or a CPU that cannot go on).
+    bool stop_at_end = true;
+};
+
+struct a64_cpu_stats {
+    uint64_t instructions = 0;
+    uint64_t exceptions = 0;
+    uint64_t irqs = 0;
+    uint64_t serrors = 0;
+    uint64_t sysreg_accesses = 0; // those the model performed (not the engine's own)
+    uint64_t device_accesses = 0;
+    uint64_t bus_errors = 0;
+    uint64_t wfis = 0;
+    uint64_t syncs = 0;
+};
+
+// How the software ended.
+enum class a64_cpu_end { running, system_off, system_reset, error };
+
+class a64_cpu : public sc_core::sc_module,
+                public level_if,
+                public event_if,
+                private a64_engine_client
+{
+  public:
+    tlm_utils::simple_initiator_socket<a64_cpu> bus;
+    sc_core::sc_port<pmtrace::sysreg_if> sysreg;
+    sc_core::sc_port<pmtrace::pmu_event_if> events;
+    sc_core::sc_port<pmtrace::pe_state_if> state;
+    optional_port<pmtrace::trbe_cpu_if> trbe;
+    sc_core::sc_export<level_if> irq;    // the GIC's IRQ output for this PE
+    sc_core::sc_export<event_if> serror; // an SError (the TRBE's External abort)
+
+    using peek_function = std::function<uint64_t(uint16_t event, const sc_core::sc_time &offset)>;
+
+    // `engine`: nullptr makes the Unicorn engine. A CPU whose engine failed reports it in
+    // error() and ends at once when simulation starts.
+    a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &config = a64_cpu_config(),
+            std::unique_ptr<a64_engine> engine = nullptr);
+    ~a64_cpu() override;
+
+    void set_cpu_interface(gic_cpu_interface *icc) { icc_ = icc; }
+    void set_peek(peek_function peek) { peek_ = std::move(peek); }
+    void set_id_registers(uint64_t dfr0, uint64_t dfr1)
+    {
+        config_.id_aa64dfr0 = dfr0;
+        config_.id_aa64dfr1 = dfr1;
+    }
+    // RAM the engine executes from and accesses directly (the memory model's storage).
+    bool map_ram(uint64_t base, uint64_t size, uint8_t *host);
+    // The boot state: pc and x0..x3 (x0: the device tree), at config.entry_el, MMU off, DAIF set.
+    void set_boot(uint64_t pc, uint64_t x0, uint64_t x1 = 0, uint64_t x2 = 0, uint64_t x3 = 0);
+
+    a64_engine &engine() { return *engine_; }
+    const a64_cpu_stats &stats() const { return stats_; }
+    const a64_cpu_config &config() const { return config_; }
+    a64_cpu_end end() const { return end_; }
+    const std::string &error() const { return error_; }
+    sc_core::sc_time local_time() const { return qk_.get_current_time(); }
+    bool irq_level() const { return irq_level_; }
+
+    // level_if: the GIC's IRQ output.
+    void set_level(bool level) override;
+    // event_if: an SError.
+    void notify_event() override;
+
+  private:
+    // a64_engine_client
+    uint64_t on_block(uint64_t address, uint32_t size) override;
+    void on_block_cut(uint64_t pc) override;
+    a64_sysreg_action on_sysreg(const a64_sysreg_access &access, uint64_t &value) override;
+
+    void main();
+    void boot();
+    void fail(const std::string &why);
+    // Accounting: instructions retired and their events, reported to the PE model and turned
+    // into time at each synchronisation point.
+    void retire(uint64_t n);
+    void retire_range(uint64_t begin, uint64_t end);
+    void report();
+    uint64_t budget();
+    void check_state(bool eret);
+    // Exceptions (a64_cpu_exceptions.cpp).
+    void take_exception(unsigned target_el, uint32_t ec, uint32_t iss, uint64_t preferred_return,
+                        unsigned vector_type, bool il = true, bool far_valid = false,
+                        uint64_t far = 0);
+    void take_sync(uint32_t ec, uint32_t iss, uint64_t preferred_return, bool il = true,
+                   bool far_valid = false, uint64_t far = 0);
+    bool irq_deliverable();
+    void take_irq();
+    void take_serror();
+    void handle_stop(const a64_stop &stop);
+    void handle_exception(const a64_stop &stop);
+    bool psci_call(uint64_t pc_next);
+    // Devices (a64_cpu_device.cpp).
+    void device_access(const a64_stop &stop);
+    bool find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &insn);
+    bool bus_access(bool write, uint64_t address, unsigned size, uint64_t &value);
+    // System registers (a64_cpu_sysreg.cpp).
+    a64_sysreg_action model_sysreg(const a64_sysreg_access &a, uint64_t &value);
+    uint32_t sysreg_iss(const a64_sysreg_access &a) const;
+
+    unsigned current_el();
+    pmt_pe_state pe_state_for(unsigned el);
+
+    a64_cpu_config config_;
+    std::unique_ptr<a64_engine> engine_;
+    tlm_utils::tlm_quantumkeeper qk_;
+    gic_cpu_interface *icc_ = nullptr;
+    peek_function peek_;
+    std::string error_;
+    a64_cpu_end end_ = a64_cpu_end::running;
+    a64_cpu_stats stats_;
+    bool boot_set_ = false;
+    uint64_t boot_pc_ = 0;
+    std::array<uint64_t, 4> boot_x_{};
+
+    // The block running: where it starts and ends; its instructions are counted when the next
+    // block starts (or where it was left).
+    uint64_t block_begin_ = 0, block_end_ = 0;
+    bool block_active_ = false;
+    // Counts not yet reported to the PE model.
+    uint64_t retired_ = 0; // instructions retired in all
+    uint64_t unreported_insns_ = 0, unreported_loads_ = 0, unreported_stores_ = 0;
+    uint64_t unreported_branches_ = 0, unreported_immed_ = 0, unreported_returns_ = 0;
+    uint64_t stop_at_ = ~uint64_t{0}; // stop when retired_ reaches this
+    unsigned el_ = 1;                 // the Exception level the PE model was last told
+    bool irq_level_ = false;
+    bool serror_pending_ = false;
+    bool pending_exception_ = false; // a sysreg access stopped for an exception
+    uint32_t pending_ec_ = 0, pending_iss_ = 0;
+    unsigned pending_target_ = 1;
+    bool in_engine_ = false;
+    sc_core::sc_event wake_;
+    // What each block holds, decoded once (a direct-mapped cache by address).
+    struct block_info {
+        uint64_t address = ~uint64_t{0};
+        uint32_t size = 0;
+        uint32_t last_class = 0;
+        uint32_t loads = 0, stores = 0, branches = 0, immed = 0, returns = 0;
+    };
+    const block_info &info(uint64_t address, uint32_t size);
+    void count_range(uint64_t begin, uint64_t end, block_info &counts);
+    std::vector<block_info> blocks_;
+    const block_info *current_info_ = nullptr;
+};
+
+} // namespace pmtrace::platform
+
+#endif

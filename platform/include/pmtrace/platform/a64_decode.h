@@ -1,0 +1,62 @@
+// a64_decode.h - the little A64 decoding the CPU model needs (Arm ARM C4, "A64 Instruction Set
+// Encoding"): what class of instruction a word is (loads, stores and branches for the PMU's
+// events; exception returns and PSTATE writes, after which the CPU looks at PSTATE again), and a
+// load or store's operands (a device access is performed by the CPU model; a data abort's
+// syndrome describes it). No SystemC, no engine.
+#ifndef PMTRACE_PLATFORM_A64_DECODE_H
+#define PMTRACE_PLATFORM_A64_DECODE_H
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+namespace pmtrace::platform
+{
+
+// Instruction classes, as bits.
+enum a64_class : uint32_t {
+    A64_LOAD = 1u << 0,        // reads data memory (loads, atomics, load-exclusive, LDP, ...)
+    A64_STORE = 1u << 1,       // writes data memory (stores, atomics, store-exclusive, STP, ...)
+    A64_BRANCH = 1u << 2,      // a branch (BR_RETIRED): immediate, register, conditional
+    A64_BR_IMMED = 1u << 3,    // B, BL, B.cond, CBZ/CBNZ, TBZ/TBNZ (BR_IMMED_RETIRED)
+    A64_BR_RETURN = 1u << 4,   // RET, RETAA, RETAB (BR_RETURN_RETIRED)
+    A64_BR_INDIRECT = 1u << 5, // BR, BLR, RET and their authenticated forms
+    A64_ERET = 1u << 6,        // ERET, ERETAA, ERETAB
+    A64_PSTATE = 1u << 7,      // MSR (immediate) to a PSTATE field (DAIFSet, DAIFClr, SPSel, ...)
+    A64_EXCEPTION = 1u << 8,   // SVC, HVC, SMC, BRK, HLT
+    A64_WFI = 1u << 9,         // WFI
+};
+
+uint32_t a64_classify(uint32_t insn);
+
+// A load or store of general-purpose or SIMD&FP registers.
+struct a64_mem_insn {
+    enum class mode { offset, pre_index, post_index, literal };
+    bool load = false;
+    bool store = false; // both for atomics and swaps
+    bool pair = false;  // LDP/STP family: Rt and Rt2
+    bool simd = false;  // SIMD&FP registers
+    bool sign_extend = false;
+    bool dest64 = false; // a load writes Xt (else Wt, upper half zero)
+    bool acquire_release = false;
+    bool exclusive = false;
+    bool atomic = false; // LSE atomic or swap, compare and swap
+    unsigned size = 0;   // bytes per register
+    unsigned rt = 0, rt2 = 0, rn = 0, rm = 0;
+    mode addressing = mode::offset;
+    bool reg_offset = false; // address = Xn + extend(Rm) << shift
+    unsigned extend = 0;     // option field (UXTW 010, LSL 011, SXTW 110, SXTX 111)
+    unsigned shift = 0;
+    int64_t imm = 0; // byte offset (scaled), or the literal's offset from pc
+};
+
+std::optional<a64_mem_insn> a64_decode_mem(uint32_t insn);
+
+// The address an access uses: reg(n) reads Xn for n < 31 and SP for 31 (a base register), pc
+// is the instruction's address.
+uint64_t a64_address(const a64_mem_insn &m, const std::function<uint64_t(unsigned)> &base_reg,
+                     const std::function<uint64_t(unsigned)> &xreg, uint64_t pc);
+
+} // namespace pmtrace::platform
+
+#endif

@@ -1,0 +1,139 @@
+// a64_engine.h - what the AArch64 CPU model (a64_cpu.h) needs from an instruction-set engine:
+// run A64 code until an event, registers, system registers, and the calls it makes into the
+// model while it runs. The engine executes instructions and nothing else: it takes no exception
+// and owns no device; the CPU model does both. One implementation: Unicorn 2
+// (a64_engine_unicorn.cpp); another engine replaces that one file (docs/cpu.md).
+#ifndef PMTRACE_PLATFORM_A64_ENGINE_H
+#define PMTRACE_PLATFORM_A64_ENGINE_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace pmtrace::platform
+{
+
+// An MRS, MSR, SYS or SYSL instruction the engine met.
+struct a64_sysreg_access {
+    uint64_t pc; // the instruction's address
+    uint8_t op0, op1, crn, crm, op2;
+    bool read;   // MRS or SYSL (a value goes to Xt)
+    unsigned rt; // Xt (31: XZR)
+};
+
+// What the CPU model did with a system register access.
+enum class a64_sysreg_action {
+    engine,    // not the model's: the engine performs it (a register the engine implements)
+    done,      // performed by the model (for a read, Xt gets the value); execution goes on
+    done_stop, // performed; run() returns before the next instruction
+    stop       // not performed (an exception to take): run() returns at the instruction
+};
+
+// Why run() returned. pc is where execution goes on: the first instruction not executed.
+enum class a64_stop_reason {
+    requested, // the client asked to stop (before a block, or at a stop address)
+    sysreg,    // a system register access answered done_stop or stop
+    wfi,       // WFI executed (pc after it)
+    exception, // the engine raised an exception (below)
+    device,    // a load or store to an address outside the engine's memory (below)
+    error      // the engine failed (message in detail)
+};
+
+// Exceptions the engine raises instead of taking them.
+enum class a64_exception {
+    none,
+    undefined,         // pc: the instruction
+    svc,               // pc: the instruction after it
+    hvc,               // pc: the instruction after it
+    smc,               // pc: the instruction after it
+    brk,               // pc: the instruction
+    instruction_abort, // pc: the instruction
+    data_abort,        // pc: the instruction
+    other
+};
+
+struct a64_stop {
+    a64_stop_reason reason = a64_stop_reason::requested;
+    uint64_t pc = 0;
+    a64_exception exception = a64_exception::none;
+    // device: the access (pc is not known exactly: the CPU model finds the instruction).
+    uint64_t address = 0;
+    unsigned size = 0;
+    bool write = false;
+    uint64_t value = 0; // the value a store writes
+    std::string detail;
+};
+
+// The CPU model's side: called by the engine while it runs, on the CPU model's thread.
+class a64_engine_client
+{
+  public:
+    virtual ~a64_engine_client() = default;
+    // A block of straight-line code (`size` bytes of instructions) at `address` is about to run.
+    // Returns where to stop: `address` stops before it, an address inside the block stops before
+    // that instruction, anything else (e.g. ~0) runs it.
+    virtual uint64_t on_block(uint64_t address, uint32_t size) = 0;
+    // Execution left the current block at `pc` without finishing it (a system register access
+    // the model performed): the instructions before pc were executed.
+    virtual void on_block_cut(uint64_t pc) = 0;
+    // A system register access; for `done` reads, `value` is what Xt gets.
+    virtual a64_sysreg_action on_sysreg(const a64_sysreg_access &access, uint64_t &value) = 0;
+};
+
+// General-purpose and special registers by number.
+enum class a64_reg : unsigned {
+    x0 = 0, // x0 .. x30 are 0 .. 30
+    sp = 31,
+    pc,
+    pstate, // NZCV, DAIF, EL, SP, ... in SPSR layout
+    sp_el0,
+    sp_el1,
+    sp_el2,
+    sp_el3,
+};
+
+class a64_engine
+{
+  public:
+    virtual ~a64_engine() = default;
+    virtual const char *name() const = 0;
+    virtual void set_client(a64_engine_client *client) = 0;
+
+    // Memory the engine reads and writes directly (RAM, by the memory model's DMI pointer).
+    // Everything else is a device: run() returns at each access.
+    virtual bool map_memory(uint64_t base, uint64_t size, uint8_t *host, std::string &error) = 0;
+
+    // Runs from the current pc until a stop.
+    virtual a64_stop run() = 0;
+    // Asks a running engine to stop before the next block (from a callback).
+    virtual void request_stop() = 0;
+
+    virtual uint64_t reg(a64_reg r) = 0;
+    virtual void set_reg(a64_reg r, uint64_t value) = 0;
+    uint64_t x(unsigned n) { return n >= 31 ? 0 : reg(static_cast<a64_reg>(n)); }
+    void set_x(unsigned n, uint64_t v)
+    {
+        if (n < 31)
+            set_reg(static_cast<a64_reg>(n), v);
+    }
+    // System registers the engine implements (SCTLR_ELx, VBAR_ELx, ESR_ELx, ...), by encoding.
+    virtual bool sysreg(unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
+                        uint64_t &value) = 0;
+    virtual bool set_sysreg(unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
+                            uint64_t value) = 0;
+    // Enters `pstate` (its EL and SP selection included) at `pc`, as an exception entry or a
+    // reset does: the engine's view of the Exception level follows.
+    virtual void enter(uint64_t pstate, uint64_t pc) = 0;
+    // Reads memory the engine maps (instructions to decode). False where nothing is mapped.
+    virtual bool read_memory(uint64_t address, void *dst, size_t n) = 0;
+    // Forget translations of [begin, end) (code changed: IC IVAU, IC IALLU).
+    virtual void invalidate(uint64_t begin, uint64_t end) = 0;
+};
+
+// The Unicorn 2 engine (Cortex-A72 base model, EL2 and EL3 implemented). nullptr and `error`
+// when Unicorn cannot be opened.
+std::unique_ptr<a64_engine> make_unicorn_engine(std::string &error);
+
+} // namespace pmtrace::platform
+
+#endif

@@ -1,0 +1,214 @@
+// a64_cpu_device.cpp - loads and stores to devices: every address that is not RAM. The engine
+// stops before the instruction with the registers it found; the CPU finds the instruction in
+// the running block, performs its accesses on the bus (b_transport, the local time offset as the
+// delay), writes the registers, and goes on after it. An error response is a synchronous
+// External abort (a Data Abort, DFSC 0b010000) with the syndrome of the instruction.
+#include <pmtrace/platform/a64_cpu.h>
+#include <pmtrace/platform/a64_decode.h>
+
+#include "a64_cpu_regs.h"
+
+#include <cstring>
+#include <sstream>
+#include <vector>
+
+namespace pmtrace::platform
+{
+
+using namespace a64;
+
+namespace
+{
+
+std::string hex(uint64_t v)
+{
+    std::ostringstream s;
+    s << "0x" << std::hex << v;
+    return s.str();
+}
+
+// Registers an instruction may write (over-approximated: bits [4:0] are the destination of
+// nearly every A64 instruction that has one; loads also Rt2, writeback forms Rn).
+bool may_write(uint32_t insn, unsigned reg)
+{
+    if ((insn & 31) == reg)
+        return true;
+    if (auto m = a64_decode_mem(insn)) {
+        if (m->load && m->pair && m->rt2 == reg)
+            return true;
+        if (m->addressing != a64_mem_insn::mode::offset &&
+            m->addressing != a64_mem_insn::mode::literal && m->rn == reg)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+bool a64_cpu::bus_access(bool write, uint64_t address, unsigned size, uint64_t &value)
+{
+    stats_.device_accesses++;
+    unsigned char data[8] = {};
+    if (write)
+        std::memcpy(data, &value, size); // little-endian host, as the bus
+    tlm::tlm_generic_payload tx;
+    tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    tx.set_address(address);
+    tx.set_data_ptr(data);
+    tx.set_data_length(size);
+    tx.set_streaming_width(size);
+    tx.set_byte_enable_ptr(nullptr);
+    tx.set_dmi_allowed(false);
+    tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = qk_.get_local_time();
+    bus->b_transport(tx, delay);
+    qk_.set(delay);
+    if (tx.get_response_status() != tlm::TLM_OK_RESPONSE) {
+        stats_.bus_errors++;
+        return false;
+    }
+    if (!write) {
+        value = 0;
+        std::memcpy(&value, data, size);
+    }
+    return true;
+}
+
+// The instruction that made the access. Unicorn does not say where in the block it stopped; the
+// registers are those before the instruction, so it is the load or store of the block whose
+// address, computed from them, is the access's (and for a store, whose data is the value
+// written). Where two match, an earlier one whose address registers a later instruction of the
+// block may write cannot be trusted (its address was computed from other values) and the later
+// one is taken.
+bool a64_cpu::find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &insn)
+{
+    uint64_t begin = block_active_ ? block_begin_ : stop.pc;
+    uint64_t end = block_active_ ? block_end_ : stop.pc + 4;
+    auto base_reg = [&](unsigned n) { return n == 31 ? engine_->reg(a64_reg::sp) : engine_->x(n); };
+    auto xreg = [&](unsigned n) { return engine_->x(n); };
+    struct candidate {
+        uint64_t pc;
+        uint32_t insn;
+        a64_mem_insn m;
+    };
+    std::vector<candidate> found;
+    std::vector<uint32_t> words;
+    for (uint64_t p = begin; p < end; p += 4) {
+        uint32_t w = 0;
+        if (!engine_->read_memory(p, &w, 4))
+            break;
+        words.push_back(w);
+        auto m = a64_decode_mem(w);
+        if (!m || m->simd || m->size == 0)
+            continue;
+        if (stop.write ? !m->store : !m->load)
+            continue;
+        if (a64_address(*m, base_reg, xreg, p) != stop.address)
+            continue;
+        if (stop.write && !m->atomic) {
+            uint64_t mask = m->size >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * m->size)) - 1;
+            if ((engine_->x(m->rt) & mask) != (stop.value & mask))
+                continue;
+        }
+        found.push_back({p, w, *m});
+    }
+    if (found.empty())
+        return false;
+    for (size_t i = 0; i + 1 < found.size(); i++) {
+        const candidate &c = found[i];
+        bool trusted = true;
+        for (uint64_t p = c.pc; p < found.back().pc && trusted; p += 4) {
+            uint32_t w = words[(p - begin) / 4];
+            if (may_write(w, c.m.rn) || (c.m.reg_offset && may_write(w, c.m.rm)))
+                trusted = false;
+        }
+        if (trusted) {
+            pc = c.pc;
+            insn = c.insn;
+            return true;
+        }
+    }
+    pc = found.back().pc;
+    insn = found.back().insn;
+    return true;
+}
+
+void a64_cpu::device_access(const a64_stop &stop)
+{
+    uint64_t pc = 0;
+    uint32_t insn = 0;
+    if (!find_device_insn(stop, pc, insn)) {
+        on_block_cut(stop.pc);
+        fail("device access to " + hex(stop.address) + " near pc " + hex(stop.pc) +
+             ": no load or store of the block makes it");
+        return;
+    }
+    a64_mem_insn m = *a64_decode_mem(insn);
+    // The instructions before it retired; it retires (or aborts) now.
+    if (block_active_)
+        retire_range(block_begin_, pc);
+    block_active_ = false;
+    report();
+    if (m.simd || m.exclusive || m.atomic) {
+        fail("device access to " + hex(stop.address) + " at pc " + hex(pc) +
+             ": SIMD&FP, exclusive and atomic accesses to devices are not modelled");
+        return;
+    }
+    auto base_reg = [&](unsigned n) { return n == 31 ? engine_->reg(a64_reg::sp) : engine_->x(n); };
+    auto xreg = [&](unsigned n) { return engine_->x(n); };
+    uint64_t address = a64_address(m, base_reg, xreg, pc);
+    unsigned count = m.pair ? 2 : 1;
+    uint64_t values[2] = {0, 0};
+    if (m.store) {
+        values[0] = engine_->x(m.rt);
+        values[1] = engine_->x(m.rt2);
+    }
+    for (unsigned i = 0; i < count; i++) {
+        uint64_t a = address + uint64_t{i} * m.size;
+        if (!bus_access(m.store, a, m.size, values[i])) {
+            // A synchronous External abort on the access (ESR ISS of D24.2.40: ISV only for
+            // a single register without writeback).
+            bool isv = !m.pair && m.addressing == a64_mem_insn::mode::offset;
+            unsigned sas = static_cast<unsigned>(__builtin_ctz(m.size));
+            uint32_t iss = 0x10; // DFSC: synchronous External abort
+            if (m.store)
+                iss |= 1u << 6; // WnR
+            if (isv)
+                iss |= (1u << 24) | (sas << 22) | (uint32_t{m.sign_extend} << 21) | (m.rt << 16) |
+                       (uint32_t{m.dest64 || m.store ? m.size == 8 : false} << 15) |
+                       (uint32_t{m.acquire_release} << 14);
+            unsigned el = current_el();
+            unsigned target = el > 1 ? el : 1;
+            take_sync(target == el ? EC_DABORT_SAME : EC_DABORT_LOWER, iss, pc, true, true, a);
+            return;
+        }
+    }
+    if (m.load) {
+        for (unsigned i = 0; i < count; i++) {
+            uint64_t v = values[i];
+            unsigned bits = 8 * m.size;
+            if (m.sign_extend && bits < 64) {
+                uint64_t sign = uint64_t{1} << (bits - 1);
+                v = (v ^ sign) - sign;
+            }
+            if (!m.dest64)
+                v &= 0xFFFF'FFFF;
+            unsigned rt = i == 0 ? m.rt : m.rt2;
+            engine_->set_x(rt, v); // XZR: discarded
+        }
+    }
+    if (m.addressing == a64_mem_insn::mode::pre_index ||
+        m.addressing == a64_mem_insn::mode::post_index) {
+        uint64_t nb = base_reg(m.rn) + static_cast<uint64_t>(m.imm);
+        if (m.rn == 31)
+            engine_->set_reg(a64_reg::sp, nb);
+        else
+            engine_->set_x(m.rn, nb);
+    }
+    retired_ += 1;
+    unreported_insns_ += 1;
+    (m.load ? unreported_loads_ : unreported_stores_) += 1;
+    engine_->set_reg(a64_reg::pc, pc + 4);
+}
+
+} // namespace pmtrace::platform

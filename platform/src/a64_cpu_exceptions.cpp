@@ -1,0 +1,276 @@
+// a64_cpu_exceptions.cpp - exception entry (AArch64.TakeException, J1.1), the stops of the
+// engine that become exceptions, IRQ and SError, and PSCI (Arm DEN 0022) as firmware answers it.
+#include <pmtrace/platform/a64_cpu.h>
+
+#include "a64_cpu_regs.h"
+
+#include <pmtrace/pmt_events.h>
+
+#include <sstream>
+
+namespace pmtrace::platform
+{
+
+using namespace a64;
+
+namespace
+{
+
+uint64_t get(a64_engine &e, enc r)
+{
+    uint64_t v = 0;
+    e.sysreg(r.op0, r.op1, r.crn, r.crm, r.op2, v);
+    return v;
+}
+
+void put(a64_engine &e, enc r, uint64_t v)
+{
+    e.set_sysreg(r.op0, r.op1, r.crn, r.crm, r.op2, v);
+}
+
+std::string hex(uint64_t v)
+{
+    std::ostringstream s;
+    s << "0x" << std::hex << v;
+    return s.str();
+}
+
+} // namespace
+
+// AArch64.TakeException: SPSR_ELx, ELR_ELx, ESR_ELx (synchronous and SError), FAR_ELx (aborts),
+// PSTATE (the target EL with SP_ELx, D, A, I, F set), the vector: VBAR_ELx + the group (current
+// EL with SP0, current EL with SPx, lower EL using AArch64) + the type.
+void a64_cpu::take_exception(unsigned target_el, uint32_t ec, uint32_t iss,
+                             uint64_t preferred_return, unsigned vector_type, bool il,
+                             bool far_valid, uint64_t far_value)
+{
+    report();
+    uint64_t spsr_value = engine_->reg(a64_reg::pstate);
+    unsigned from = static_cast<unsigned>((spsr_value >> 2) & 3);
+    uint64_t group = from == target_el ? ((spsr_value & pstate_sp) ? 0x200 : 0x000) : 0x400;
+    uint64_t vector = get(*engine_, vbar(target_el)) + group + 0x80 * vector_type;
+    uint64_t pstate = (spsr_value & pstate_nzcv) | pstate_d | pstate_a | pstate_i | pstate_f |
+                      (uint64_t{target_el} << 2) | pstate_sp;
+    engine_->enter(pstate, vector);
+    put(*engine_, spsr(target_el), spsr_value);
+    put(*engine_, elr(target_el), preferred_return);
+    if (vector_type == VEC_SYNC || vector_type == VEC_SERROR)
+        put(*engine_, esr(target_el),
+            (uint64_t{ec} << 26) | (uint64_t{il ? 1u : 0u} << 25) | (iss & 0x1FFFFFF));
+    if (far_valid)
+        put(*engine_, far(target_el), far_value);
+    stats_.exceptions++;
+    if (config_.exception_entry_cycles)
+        qk_.inc(config_.clock_period * static_cast<double>(config_.exception_entry_cycles));
+    const sc_core::sc_time &t = qk_.get_local_time();
+    // The events are attributed to the state the exception was taken from.
+    (void)events->count_event(PMT_EV_EXC_TAKEN, 1, t);
+    uint16_t specific = 0;
+    if (vector_type == VEC_IRQ)
+        specific = PMT_EV_EXC_IRQ;
+    else if (vector_type == VEC_SYNC) {
+        switch (ec) {
+        case EC_UNKNOWN: specific = PMT_EV_EXC_UNDEF; break;
+        case EC_SVC64: specific = PMT_EV_EXC_SVC; break;
+        case EC_HVC64: specific = PMT_EV_EXC_HVC; break;
+        case EC_SMC64: specific = PMT_EV_EXC_SMC; break;
+        case EC_DABORT_LOWER:
+        case EC_DABORT_SAME: specific = PMT_EV_EXC_DABORT; break;
+        default: break;
+        }
+    }
+    if (specific)
+        (void)events->count_event(specific, 1, t);
+    el_ = target_el;
+    (void)state->set_pe_state(pe_state_for(el_), t);
+}
+
+// A synchronous exception from the current state: to EL1, or EL2 when already there or when
+// HCR_EL2.TGE routes EL0's exceptions to it.
+void a64_cpu::take_sync(uint32_t ec, uint32_t iss, uint64_t preferred_return, bool il,
+                        bool far_valid, uint64_t far_value)
+{
+    unsigned el = current_el();
+    unsigned target = el > 1 ? el : 1;
+    if (el == 0 && config_.have_el2 && (get(*engine_, hcr_el2) & hcr_tge))
+        target = 2;
+    take_exception(target, ec, iss, preferred_return, VEC_SYNC, il, far_valid, far_value);
+}
+
+// An IRQ is taken when routed to a higher Exception level, or to this one with PSTATE.I clear
+// (D1.3.6; HCR_EL2.IMO or TGE route it to EL2).
+bool a64_cpu::irq_deliverable()
+{
+    if (!irq_level_)
+        return false;
+    unsigned el = current_el();
+    unsigned target = 1;
+    if (config_.have_el2 && (get(*engine_, hcr_el2) & (hcr_imo | hcr_tge)))
+        target = 2;
+    if (target < el)
+        return false;
+    if (target > el)
+        return true;
+    return (engine_->reg(a64_reg::pstate) & pstate_i) == 0;
+}
+
+void a64_cpu::take_irq()
+{
+    unsigned el = current_el();
+    unsigned target = config_.have_el2 && (get(*engine_, hcr_el2) & (hcr_imo | hcr_tge)) ? 2 : 1;
+    if (target < el)
+        target = el;
+    stats_.irqs++;
+    take_exception(target, 0, 0, engine_->reg(a64_reg::pc), VEC_IRQ);
+}
+
+// An SError interrupt (the TRBE's External abort on a trace write): taken when PSTATE.A is
+// clear (or routed higher), with ESR.ISS IDS 0 and DFSC 0b010001 (asynchronous SError).
+void a64_cpu::take_serror()
+{
+    unsigned el = current_el();
+    unsigned target = config_.have_el2 && (get(*engine_, hcr_el2) & (hcr_amo | hcr_tge)) ? 2 : 1;
+    if (target < el)
+        return; // stays pending
+    if (target == el && (engine_->reg(a64_reg::pstate) & pstate_a))
+        return;
+    serror_pending_ = false;
+    stats_.serrors++;
+    take_exception(target, EC_SERROR, 0x11, engine_->reg(a64_reg::pc), VEC_SERROR);
+}
+
+void a64_cpu::handle_stop(const a64_stop &stop)
+{
+    switch (stop.reason) {
+    case a64_stop_reason::requested: on_block_cut(stop.pc); break;
+    case a64_stop_reason::sysreg:
+        if (pending_exception_) {
+            pending_exception_ = false;
+            if (pending_target_ <= 1)
+                take_sync(pending_ec_, pending_iss_, stop.pc);
+            else
+                take_exception(std::max(pending_target_, current_el()), pending_ec_, pending_iss_,
+                               stop.pc, VEC_SYNC);
+        }
+        break;
+    case a64_stop_reason::wfi:
+        on_block_cut(stop.pc);
+        stats_.wfis++;
+        report();
+        // WFI: idle in simulated time until an interrupt is pending (masked or not).
+        qk_.sync();
+        while (!irq_level_ && !serror_pending_)
+            sc_core::wait(wake_);
+        qk_.reset();
+        break;
+    case a64_stop_reason::exception: handle_exception(stop); break;
+    case a64_stop_reason::device: device_access(stop); break;
+    case a64_stop_reason::error:
+        on_block_cut(stop.pc);
+        fail("engine stopped at pc " + hex(stop.pc) + ": " + stop.detail);
+        break;
+    }
+}
+
+void a64_cpu::handle_exception(const a64_stop &stop)
+{
+    uint32_t insn = 0;
+    switch (stop.exception) {
+    case a64_exception::svc:
+    case a64_exception::hvc:
+    case a64_exception::smc: {
+        on_block_cut(stop.pc); // the instruction retired
+        uint64_t at = stop.pc - 4;
+        (void)engine_->read_memory(at, &insn, 4);
+        uint32_t imm16 = (insn >> 5) & 0xFFFF;
+        bool conduit = (stop.exception == a64_exception::hvc && config_.entry_el == 1) ||
+                       (stop.exception == a64_exception::smc);
+        if (stop.exception != a64_exception::svc && conduit) {
+            (void)psci_call(stop.pc);
+            return;
+        }
+        if (stop.exception == a64_exception::svc)
+            take_sync(EC_SVC64, imm16, stop.pc);
+        else
+            take_exception(2, EC_HVC64, imm16, stop.pc, VEC_SYNC);
+        return;
+    }
+    case a64_exception::brk:
+        on_block_cut(stop.pc);
+        (void)engine_->read_memory(stop.pc, &insn, 4);
+        take_sync(EC_BRK64, (insn >> 5) & 0xFFFF, stop.pc);
+        return;
+    case a64_exception::undefined:
+        on_block_cut(stop.pc);
+        take_sync(EC_UNKNOWN, 0, stop.pc);
+        return;
+    default:
+        on_block_cut(stop.pc);
+        fail("engine exception not modelled yet at pc " + hex(stop.pc) +
+             " (instruction and data aborts with the MMU on: docs/cpu.md)");
+        return;
+    }
+}
+
+// PSCI 1.0 (Arm DEN 0022D) for one PE, as firmware answers it on the conduit; SMCCC calls it does
+// not know answer NOT_SUPPORTED. The call is invisible to the PMU (firmware's own time is not
+// modelled), as with QEMU's built-in PSCI.
+bool a64_cpu::psci_call(uint64_t pc_next)
+{
+    constexpr int64_t success = 0, not_supported = -1, invalid = -2, already_on = -4;
+    uint64_t fn = engine_->x(0) & 0xFFFF'FFFF;
+    bool smc64 = (fn & 0x4000'0000) != 0;
+    uint64_t base = fn & ~uint64_t{0x4000'0000};
+    int64_t result = not_supported;
+    uint64_t mpidr = 0;
+    engine_->sysreg(3, 0, 0, 0, 5, mpidr);
+    mpidr &= 0xFF'00FF'FFFF;
+    auto is_psci_fn = [&](uint64_t id) {
+        switch (id) {
+        case 0x8400'0000:
+        case 0x8400'0001:
+        case 0x8400'0002:
+        case 0x8400'0003:
+        case 0x8400'0004:
+        case 0x8400'0006:
+        case 0x8400'0008:
+        case 0x8400'0009:
+        case 0x8400'000A: return true;
+        default: return false;
+        }
+    };
+    switch (base) {
+    case 0x8400'0000: result = 0x1'0000; break;      // PSCI_VERSION: 1.0
+    case 0x8400'0001: result = success; break;       // CPU_SUSPEND: returns at once (a wake-up)
+    case 0x8400'0002: result = not_supported; break; // CPU_OFF of the last PE: denied
+    case 0x8400'0003:
+        result = (engine_->x(1) & 0xFF'00FF'FFFF) == mpidr ? already_on : invalid;
+        break;
+    case 0x8400'0004: // AFFINITY_INFO: this PE is ON
+        result = (engine_->x(1) & 0xFF'00FF'FFFF) == mpidr && engine_->x(2) == 0 ? 0 : invalid;
+        break;
+    case 0x8400'0006: result = 2; break; // MIGRATE_INFO_TYPE: no Trusted OS
+    case 0x8400'0008:                    // SYSTEM_OFF
+        if (smc64)
+            break;
+        end_ = a64_cpu_end::system_off;
+        return true;
+    case 0x8400'0009: // SYSTEM_RESET
+        if (smc64)
+            break;
+        end_ = a64_cpu_end::system_reset;
+        return true;
+    case 0x8400'000A: // PSCI_FEATURES
+        result = is_psci_fn(engine_->x(1) & ~uint64_t{0x4000'0000} & 0xFFFF'FFFF) ? success
+                                                                                  : not_supported;
+        break;
+    default: break;
+    }
+    if (smc64 && base != 0x8400'0001 && base != 0x8400'0003 && base != 0x8400'0004)
+        result = not_supported; // only these have SMC64 forms
+    engine_->set_x(0, static_cast<uint64_t>(result));
+    engine_->set_reg(a64_reg::pc, pc_next);
+    return true;
+}
+
+} // namespace pmtrace::platform

@@ -1,0 +1,84 @@
+// a64_cpu_regs.h - the system register encodings the CPU model itself reads and writes, and
+// the Exception Syndrome classes it generates (Arm ARM D24.2, ESR_ELx.EC).
+#ifndef PMTRACE_PLATFORM_A64_CPU_REGS_H
+#define PMTRACE_PLATFORM_A64_CPU_REGS_H
+
+#include <pmtrace/pmt_types.h>
+
+#include "hal/hal.h"
+
+#include <cstdint>
+
+namespace pmtrace::platform::a64
+{
+
+struct enc {
+    unsigned op0, op1, crn, crm, op2;
+};
+
+// op1 of the EL1, EL2 and EL3 copies of a register (index: the Exception level).
+constexpr unsigned el_op1[4] = {0, 0, 4, 6};
+inline enc elr(unsigned el)
+{
+    return {3, el_op1[el], 4, 0, 1};
+}
+inline enc spsr(unsigned el)
+{
+    return {3, el_op1[el], 4, 0, 0};
+}
+inline enc esr(unsigned el)
+{
+    return {3, el_op1[el], 5, 2, 0};
+}
+inline enc far(unsigned el)
+{
+    return {3, el_op1[el], 6, 0, 0};
+}
+inline enc vbar(unsigned el)
+{
+    return {3, el_op1[el], 12, 0, 0};
+}
+constexpr enc hcr_el2{3, 4, 1, 1, 0};
+constexpr enc id_aa64dfr0_el1{3, 0, 0, 5, 0};
+constexpr enc id_aa64dfr1_el1{3, 0, 0, 5, 1};
+
+// HCR_EL2 bits.
+constexpr uint64_t hcr_imo = 1u << 4;
+constexpr uint64_t hcr_amo = 1u << 5;
+constexpr uint64_t hcr_tge = 1u << 27;
+
+// PSTATE (SPSR layout).
+constexpr uint64_t pstate_sp = 1u << 0;
+constexpr uint64_t pstate_f = 1u << 6;
+constexpr uint64_t pstate_i = 1u << 7;
+constexpr uint64_t pstate_a = 1u << 8;
+constexpr uint64_t pstate_d = 1u << 9;
+constexpr uint64_t pstate_nzcv = 0xFull << 28;
+
+// ESR_ELx.EC.
+enum ec : uint32_t {
+    EC_UNKNOWN = 0x00,
+    EC_SVC64 = 0x15,
+    EC_HVC64 = 0x16,
+    EC_SMC64 = 0x17,
+    EC_SYS64 = 0x18,
+    EC_IABORT_LOWER = 0x20,
+    EC_IABORT_SAME = 0x21,
+    EC_DABORT_LOWER = 0x24,
+    EC_DABORT_SAME = 0x25,
+    EC_SERROR = 0x2F,
+    EC_BRK64 = 0x3C,
+};
+
+// Vector offsets (D1.3.1): the exception type within a group.
+enum vector_type : unsigned { VEC_SYNC = 0, VEC_IRQ = 1, VEC_FIQ = 2, VEC_SERROR = 3 };
+
+inline pmt_sysreg to_pmt(hal_sysreg r)
+{
+    return PMT_SYSREG(HAL_SYSREG_OP0(r), HAL_SYSREG_OP1(r), HAL_SYSREG_CRN(r), HAL_SYSREG_CRM(r),
+                      HAL_SYSREG_OP2(r));
+}
+
+} // namespace pmtrace::platform::a64
+
+#endif

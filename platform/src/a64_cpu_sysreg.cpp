@@ -1,0 +1,114 @@
+// a64_cpu_sysreg.cpp - where an MRS, MSR, SYS or SYSL goes: the PE model (PMU, TRBE, trace
+// filter, MDCR_ELx ...), the GIC CPU interface (ICC_*), the ID registers the PE model adds its
+// fields to, or the engine.
+#include <pmtrace/platform/a64_cpu.h>
+
+#include "a64_cpu_regs.h"
+
+#include <pmtrace/pmt_regs.h>
+
+namespace pmtrace::platform
+{
+
+using namespace a64;
+
+namespace
+{
+
+bool is(const a64_sysreg_access &a, enc r)
+{
+    return a.op0 == r.op0 && a.op1 == r.op1 && a.crn == r.crn && a.crm == r.crm && a.op2 == r.op2;
+}
+
+// The ID_AA64DFR0_EL1 fields the PE model owns: PMUVer [11:8], PMSVer no, TraceFilt [43:40],
+// TraceBuffer [47:44], ExtTrcBuff [59:56], PMSS [51:48]; ID_AA64DFR1_EL1: the PMU's fields.
+constexpr uint64_t dfr0_model_fields =
+    (0xFull << 8) | (0xFull << 40) | (0xFull << 44) | (0xFull << 48) | (0xFull << 56);
+
+} // namespace
+
+// ISS of EC 0x18 (D24.2.40 ISS encoding for an exception from MSR, MRS or System instruction):
+// Op0 [21:20], Op2 [19:17], Op1 [16:14], CRn [13:10], Rt [9:5], CRm [4:1], Direction [0] (1 read).
+uint32_t a64_cpu::sysreg_iss(const a64_sysreg_access &a) const
+{
+    return (uint32_t{a.op0} << 20) | (uint32_t{a.op2} << 17) | (uint32_t{a.op1} << 14) |
+           (uint32_t{a.crn} << 10) | (a.rt << 5) | (uint32_t{a.crm} << 1) | (a.read ? 1u : 0u);
+}
+
+a64_sysreg_action a64_cpu::on_sysreg(const a64_sysreg_access &a, uint64_t &value)
+{
+    return model_sysreg(a, value);
+}
+
+a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &value)
+{
+    // The PMU and trace fields of the ID registers.
+    if (a.read && is(a, id_aa64dfr0_el1)) {
+        uint64_t v = 0;
+        if (!engine_->sysreg(a.op0, a.op1, a.crn, a.crm, a.op2, v))
+            return a64_sysreg_action::engine;
+        value = (v & ~dfr0_model_fields) | (config_.id_aa64dfr0 & dfr0_model_fields);
+        return a64_sysreg_action::done;
+    }
+    if (a.read && is(a, id_aa64dfr1_el1)) {
+        value = config_.id_aa64dfr1;
+        return a64_sysreg_action::done;
+    }
+    if (a.op0 != 3) // SYS instructions (cache and TLB maintenance, ...): the engine's
+        return a64_sysreg_action::engine;
+
+    pmt_sysreg enc = PMT_SYSREG(a.op0, a.op1, a.crn, a.crm, a.op2);
+    bool icc = icc_ && icc_decode(enc) != icc_reg::none;
+
+    // From here on the access reaches the platform: count up to the instruction first.
+    auto settle = [&]() {
+        if (block_active_) {
+            retire_range(block_begin_, a.pc);
+            block_begin_ = a.pc;
+        }
+        report();
+    };
+    if (icc) {
+        settle();
+        stats_.sysreg_accesses++;
+        bool ok = a.read ? icc_->read(enc, value) : icc_->write(enc, value);
+        if (!ok) {
+            pending_exception_ = true;
+            pending_ec_ = EC_UNKNOWN;
+            pending_iss_ = 0;
+            pending_target_ = 1;
+            return a64_sysreg_action::stop;
+        }
+        // A write can make an interrupt deliverable (EOIR, PMR): look before going on.
+        return a.read ? a64_sysreg_action::done : a64_sysreg_action::done_stop;
+    }
+    // The PE model: PMU, TRBE, trace filter, MDCR_ELx, PMECR ... (NOT_MINE for the rest).
+    settle();
+    const sc_core::sc_time &t = qk_.get_local_time();
+    pmt_access r =
+        a.read ? sysreg->read_sysreg(enc, value, t) : sysreg->write_sysreg(enc, value, t);
+    switch (r) {
+    case PMT_ACCESS_NOT_MINE: return a64_sysreg_action::engine;
+    case PMT_ACCESS_OK:
+        stats_.sysreg_accesses++;
+        // A write can change what overflows when (the budget) or raise an interrupt.
+        return a.read ? a64_sysreg_action::done : a64_sysreg_action::done_stop;
+    case PMT_ACCESS_UNDEFINED:
+        pending_exception_ = true;
+        pending_ec_ = EC_UNKNOWN;
+        pending_iss_ = 0;
+        pending_target_ = 1;
+        return a64_sysreg_action::stop;
+    case PMT_ACCESS_TRAP_EL1:
+    case PMT_ACCESS_TRAP_EL2:
+    case PMT_ACCESS_TRAP_EL3:
+        pending_exception_ = true;
+        pending_ec_ = EC_SYS64;
+        pending_iss_ = sysreg_iss(a);
+        pending_target_ = r == PMT_ACCESS_TRAP_EL1 ? 1u : r == PMT_ACCESS_TRAP_EL2 ? 2u : 3u;
+        return a64_sysreg_action::stop;
+    }
+    return a64_sysreg_action::engine;
+}
+
+} // namespace pmtrace::platform

@@ -1,0 +1,252 @@
+// a64_decode.cpp - instruction classes and load/store operands (a64_decode.h). The encodings are
+// those of the Arm ARM, C4.1 (the top-level groups) and C4.1.66 ff. (loads and stores).
+#include <pmtrace/platform/a64_decode.h>
+
+namespace pmtrace::platform
+{
+
+namespace
+{
+
+constexpr uint32_t bits(uint32_t v, unsigned hi, unsigned lo)
+{
+    return (v >> lo) & ((1u << (hi - lo + 1)) - 1);
+}
+
+int64_t sign_extend(uint64_t v, unsigned width)
+{
+    uint64_t m = uint64_t{1} << (width - 1);
+    return static_cast<int64_t>((v ^ m) - m);
+}
+
+} // namespace
+
+uint32_t a64_classify(uint32_t insn)
+{
+    uint32_t c = 0;
+    // Loads and stores: op0 = x1x0 (bit 27 set, bit 25 clear).
+    if (bits(insn, 27, 27) == 1 && bits(insn, 25, 25) == 0) {
+        if (auto m = a64_decode_mem(insn)) {
+            if (m->load)
+                c |= A64_LOAD;
+            if (m->store)
+                c |= A64_STORE;
+        }
+        return c;
+    }
+    // Branches, exception generating and system instructions: op0 = 101x.
+    if (bits(insn, 28, 26) != 0b101)
+        return 0;
+    if (bits(insn, 30, 26) == 0b00101) // B, BL
+        return A64_BRANCH | A64_BR_IMMED;
+    if (bits(insn, 31, 24) == 0b01010100) // B.cond, BC.cond
+        return A64_BRANCH | A64_BR_IMMED;
+    if (bits(insn, 30, 25) == 0b011010 || bits(insn, 30, 25) == 0b011011) // CBZ, TBZ
+        return A64_BRANCH | A64_BR_IMMED;
+    if (bits(insn, 31, 24) == 0b11010100) { // SVC, HVC, SMC, BRK, HLT
+        return A64_EXCEPTION;
+    }
+    if (bits(insn, 31, 25) == 0b1101011) { // branch (register)
+        uint32_t opc = bits(insn, 24, 21);
+        switch (opc) {
+        case 0b0000: // BR, BRAAZ, BRABZ
+        case 0b0001: // BLR, BLRAAZ, BLRABZ
+        case 0b1000: // BRAA, BRAB
+        case 0b1001: // BLRAA, BLRAB
+            return A64_BRANCH | A64_BR_INDIRECT;
+        case 0b0010: // RET, RETAA, RETAB
+            return A64_BRANCH | A64_BR_INDIRECT | A64_BR_RETURN;
+        case 0b0100: // ERET, ERETAA, ERETAB
+            return A64_ERET;
+        default: return 0;
+        }
+    }
+    if (bits(insn, 31, 22) == 0b1101010100) { // system
+        // MSR (immediate): L = 0, op0 = 00, CRn = 0100, Rt = 11111.
+        if (bits(insn, 21, 19) == 0b000 && bits(insn, 15, 12) == 0b0100 && bits(insn, 4, 0) == 31)
+            return A64_PSTATE;
+        // WFI: hint CRm = 0000, op2 = 011.
+        if (insn == 0xD503207F)
+            return A64_WFI;
+    }
+    return c;
+}
+
+std::optional<a64_mem_insn> a64_decode_mem(uint32_t insn)
+{
+    a64_mem_insn m;
+    uint32_t size = bits(insn, 31, 30);
+    bool v = bits(insn, 26, 26);
+    m.rt = bits(insn, 4, 0);
+    m.rn = bits(insn, 9, 5);
+    m.simd = v;
+
+    // The load/store register forms (size:opc as in C4.1.66).
+    auto single = [&](uint32_t opc) -> bool {
+        if (v) {
+            unsigned sz = (opc & 2) ? 16u : (1u << size);
+            if ((opc & 2) && size != 0)
+                return false;
+            m.size = sz;
+            m.load = opc & 1;
+            m.store = !m.load;
+            return true;
+        }
+        m.size = 1u << size;
+        switch (opc) {
+        case 0: m.store = true; return true;
+        case 1:
+            m.load = true;
+            m.dest64 = size == 3;
+            return true;
+        case 2:
+            if (size == 3)
+                return false; // PRFM: no data access
+            m.load = true;
+            m.sign_extend = true;
+            m.dest64 = true;
+            return size != 3;
+        case 3:
+            if (size >= 2)
+                return false;
+            m.load = true;
+            m.sign_extend = true;
+            m.dest64 = false;
+            return true;
+        }
+        return false;
+    };
+
+    if (bits(insn, 29, 27) == 0b111 && bits(insn, 25, 24) == 0b01) { // unsigned immediate
+        if (!single(bits(insn, 23, 22)))
+            return std::nullopt;
+        m.imm = static_cast<int64_t>(bits(insn, 21, 10)) * m.size;
+        return m;
+    }
+    if (bits(insn, 29, 27) == 0b111 && bits(insn, 25, 24) == 0b00) {
+        if (bits(insn, 21, 21) == 0) { // unscaled, post-index, unprivileged, pre-index
+            if (!single(bits(insn, 23, 22)))
+                return std::nullopt;
+            m.imm = sign_extend(bits(insn, 20, 12), 9);
+            uint32_t idx = bits(insn, 11, 10);
+            m.addressing = idx == 1   ? a64_mem_insn::mode::post_index
+                           : idx == 3 ? a64_mem_insn::mode::pre_index
+                                      : a64_mem_insn::mode::offset;
+            return m;
+        }
+        if (bits(insn, 11, 10) == 0b10) { // register offset
+            if (!single(bits(insn, 23, 22)))
+                return std::nullopt;
+            m.reg_offset = true;
+            m.rm = bits(insn, 20, 16);
+            m.extend = bits(insn, 15, 13);
+            unsigned scale = __builtin_ctz(m.size);
+            m.shift = bits(insn, 12, 12) ? scale : 0;
+            return m;
+        }
+        if (bits(insn, 11, 10) == 0b00 && !v) { // atomic memory operations, swap
+            m.size = 1u << size;
+            m.atomic = true;
+            m.load = true;
+            m.store = true;
+            m.dest64 = size == 3;
+            m.rm = bits(insn, 20, 16); // Rs
+            return m;
+        }
+        return std::nullopt;
+    }
+    if (bits(insn, 29, 27) == 0b101) { // pairs
+        uint32_t idx = bits(insn, 25, 23);
+        if (idx > 3)
+            return std::nullopt;
+        uint32_t opc = size;
+        m.pair = true;
+        m.load = bits(insn, 22, 22);
+        m.store = !m.load;
+        m.rt2 = bits(insn, 14, 10);
+        if (v) {
+            if (opc == 3)
+                return std::nullopt;
+            m.size = 4u << opc;
+        } else {
+            if (opc == 3 || (opc == 1 && !m.load))
+                return std::nullopt; // (opc 01 load: LDPSW; store: STGP, not a plain store)
+            m.size = opc == 2 ? 8 : 4;
+            m.sign_extend = opc == 1;
+            m.dest64 = opc != 0;
+        }
+        m.imm = sign_extend(bits(insn, 21, 15), 7) * static_cast<int64_t>(m.size);
+        m.addressing = idx == 1   ? a64_mem_insn::mode::post_index
+                       : idx == 3 ? a64_mem_insn::mode::pre_index
+                                  : a64_mem_insn::mode::offset;
+        return m;
+    }
+    if (bits(insn, 29, 27) == 0b011 && bits(insn, 25, 24) == 0b00) { // load register (literal)
+        uint32_t opc = size;
+        m.load = true;
+        m.addressing = a64_mem_insn::mode::literal;
+        m.imm = sign_extend(bits(insn, 23, 5), 19) * 4;
+        if (v) {
+            if (opc == 3)
+                return std::nullopt;
+            m.size = 4u << opc;
+        } else {
+            if (opc == 3)
+                return std::nullopt; // PRFM (literal)
+            m.size = opc == 0 ? 4 : 8;
+            m.sign_extend = opc == 2;
+            m.dest64 = opc != 0;
+        }
+        return m;
+    }
+    if (bits(insn, 29, 24) == 0b001000 && !v) { // exclusive and ordered
+        m.size = 1u << size;
+        bool o2 = bits(insn, 23, 23), o1 = bits(insn, 21, 21), o0 = bits(insn, 15, 15);
+        m.load = bits(insn, 22, 22);
+        m.store = !m.load;
+        m.dest64 = size == 3;
+        m.acquire_release = o0 || o2;
+        m.exclusive = !o2;
+        if (o1 && !o2) { // LDXP/STXP and friends: pairs
+            m.pair = true;
+            m.rt2 = bits(insn, 14, 10);
+        }
+        if (o1 && o2) { // CAS family
+            m.atomic = true;
+            m.load = m.store = true;
+            m.exclusive = false;
+        }
+        m.rm = bits(insn, 20, 16); // Rs
+        return m;
+    }
+    // SIMD structures, tags, ...: a load or a store, operands not decoded here.
+    if (bits(insn, 31, 31) == 0 && bits(insn, 29, 24) == 0b001100 && v) {
+        m.load = bits(insn, 22, 22);
+        m.store = !m.load;
+        m.size = 0;
+        return m;
+    }
+    return std::nullopt;
+}
+
+uint64_t a64_address(const a64_mem_insn &m, const std::function<uint64_t(unsigned)> &base_reg,
+                     const std::function<uint64_t(unsigned)> &xreg, uint64_t pc)
+{
+    if (m.addressing == a64_mem_insn::mode::literal)
+        return pc + static_cast<uint64_t>(m.imm);
+    uint64_t base = base_reg(m.rn);
+    if (m.reg_offset) {
+        uint64_t off = m.rm == 31 ? 0 : xreg(m.rm);
+        switch (m.extend) {
+        case 0b010: off = static_cast<uint32_t>(off); break;                       // UXTW
+        case 0b110: off = static_cast<uint64_t>(static_cast<int32_t>(off)); break; // SXTW
+        default: break;                                                            // LSL, SXTX
+        }
+        return base + (off << m.shift);
+    }
+    if (m.addressing == a64_mem_insn::mode::post_index)
+        return base;
+    return base + static_cast<uint64_t>(m.imm);
+}
+
+} // namespace pmtrace::platform

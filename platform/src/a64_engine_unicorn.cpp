@@ -1,0 +1,476 @@
+// a64_engine_unicorn.cpp - the A64 engine on Unicorn 2 (Debian libunicorn-dev 2.0.1): QEMU's
+// TCG as a library. Everything Unicorn-specific of the platform is in this file.
+//
+// How the engine's needs map onto Unicorn (measured on 2.0.1, docs/cpu.md):
+// - Blocks: a UC_HOOK_BLOCK hook. uc_emu_stop() inside it stops before the block executes.
+// - A stop inside a block: the block is translated again with a Unicorn "exit" at the stop
+//   address (uc_ctl exits, uc_ctl_remove_cache), so it ends exactly there; then the exit is
+//   removed and the block translated again in full.
+// - System registers: UC_HOOK_INSN for MRS, MSR, SYS, SYSL, with the exact pc. A model access
+//   writes pc (the instruction after, or the engine's halt address), which ends the block there
+//   (skipping alone would restart the block for encodings QEMU does not know).
+// - Devices: anything not mapped as memory. An access returns from uc_emu_start with
+//   UC_ERR_*_UNMAPPED; the registers are those before the instruction, but pc is not exact (the
+//   CPU model finds the instruction, a64_cpu_device.cpp).
+// - Exceptions: Unicorn reports them (UC_HOOK_INTR) and takes none.
+#include <pmtrace/platform/a64_engine.h>
+
+#include <unicorn/unicorn.h>
+
+#include <array>
+#include <cstring>
+#include <vector>
+
+namespace pmtrace::platform
+{
+
+namespace
+{
+
+// The engine's own page, outside every platform map: an ERET and the halt address (an exit).
+constexpr uint64_t engine_page = 0xFF'FFFF'F000;
+constexpr uint64_t eret_address = engine_page;
+constexpr uint64_t halt_address = engine_page + 4;
+constexpr uint32_t eret_insn = 0xD69F03E0;
+constexpr uint64_t no_stop = ~uint64_t{0};
+
+// uc_context of 2.0.1: a 16-byte header, then CPUARMState from its start. env->hflags (the
+// translator's cached view of the Exception level, MMU index, ...) is 336 bytes in: after
+// regs[16], xregs[32], pc, pstate and aarch64. Checked when the engine is made.
+constexpr size_t context_hflags_offset = 16 + 336;
+
+class unicorn_engine final : public a64_engine
+{
+  public:
+    unicorn_engine() = default;
+    ~unicorn_engine() override
+    {
+        if (el1_context_)
+            uc_context_free(el1_context_);
+        if (scratch_context_)
+            uc_context_free(scratch_context_);
+        if (uc_)
+            uc_close(uc_);
+    }
+
+    bool open(std::string &error);
+
+    const char *name() const override { return "unicorn"; }
+    void set_client(a64_engine_client *client) override { client_ = client; }
+    bool map_memory(uint64_t base, uint64_t size, uint8_t *host, std::string &error) override;
+    a64_stop run() override;
+    void request_stop() override
+    {
+        stop_requested_ = true;
+        uc_emu_stop(uc_);
+    }
+    uint64_t reg(a64_reg r) override;
+    void set_reg(a64_reg r, uint64_t value) override;
+    bool sysreg(unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
+                uint64_t &value) override;
+    bool set_sysreg(unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
+                    uint64_t value) override;
+    void enter(uint64_t pstate, uint64_t pc) override;
+    bool read_memory(uint64_t address, void *dst, size_t n) override
+    {
+        return uc_mem_read(uc_, address, dst, n) == UC_ERR_OK;
+    }
+    void invalidate(uint64_t begin, uint64_t end) override
+    {
+        if (end > begin)
+            uc_ctl_remove_cache(uc_, begin, end);
+    }
+
+  private:
+    static void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *user);
+    static uint32_t sysreg_hook(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp,
+                                void *user);
+    static void intr_hook(uc_engine *uc, uint32_t intno, void *user);
+    static bool unmapped_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
+                              int64_t value, void *user);
+    void set_exits(uint64_t extra);
+    uint64_t pc() { return reg(a64_reg::pc); }
+    void raw_enter(uint64_t pstate, uint64_t pc);
+
+    uc_engine *uc_ = nullptr;
+    a64_engine_client *client_ = nullptr;
+    alignas(4096) std::array<uint32_t, 1024> page_{};
+    // The stop the current run is heading for.
+    bool stop_requested_ = false;
+    bool partial_pending_ = false;
+    uint64_t partial_stop_ = no_stop, partial_begin_ = 0, partial_end_ = 0;
+    a64_stop sysreg_stop_;
+    bool sysreg_stopped_ = false;
+    a64_exception exception_ = a64_exception::none;
+    bool device_ = false;
+    a64_stop device_stop_;
+    bool in_engine_page_ = false;
+    uc_context *el1_context_ = nullptr, *scratch_context_ = nullptr;
+};
+
+bool unicorn_engine::open(std::string &error)
+{
+    uc_err err = uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &uc_);
+    if (err != UC_ERR_OK) {
+        error = std::string("unicorn: uc_open: ") + uc_strerror(err);
+        uc_ = nullptr;
+        return false;
+    }
+    page_[0] = eret_insn;
+    page_[1] = eret_insn; // never executed: the halt address is an exit
+    err = uc_mem_map_ptr(uc_, engine_page, 4096, UC_PROT_READ | UC_PROT_EXEC, page_.data());
+    if (err != UC_ERR_OK) {
+        error = std::string("unicorn: engine page: ") + uc_strerror(err);
+        return false;
+    }
+    uc_hook h;
+    uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void *>(block_hook), this, 1, 0);
+    for (int insn : {UC_ARM64_INS_MRS, UC_ARM64_INS_MSR, UC_ARM64_INS_SYS, UC_ARM64_INS_SYSL})
+        uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook), this, 1, 0, insn);
+    uc_hook_add(uc_, &h, UC_HOOK_INTR, reinterpret_cast<void *>(intr_hook), this, 1, 0);
+    uc_hook_add(uc_, &h, UC_HOOK_MEM_UNMAPPED, reinterpret_cast<void *>(unmapped_hook), this, 1, 0);
+    uc_ctl_exits_enable(uc_);
+    set_exits(no_stop);
+
+    // SCR_EL3: RW and NS (EL2 and EL1 are AArch64 and Non-secure; QEMU's reset makes them
+    // AArch32), HCE (HVC is enabled); HCR_EL2.RW: EL1 is AArch64.
+    set_sysreg(3, 6, 1, 1, 0, (1u << 10) | (1u << 8) | 1u);
+    set_sysreg(3, 4, 1, 1, 0, 1ull << 31);
+    // Leave the reset state through an ERET, so the translator is at EL1 (AArch64), and keep
+    // that state's context: its hflags let an exception from EL0 be entered (raw_enter).
+    raw_enter(0x3C5, halt_address);
+    uc_context_alloc(uc_, &el1_context_);
+    uc_context_alloc(uc_, &scratch_context_);
+    if (!el1_context_ || !scratch_context_ || uc_context_size(uc_) < context_hflags_offset + 4) {
+        error = "unicorn: no context support";
+        return false;
+    }
+    uc_context_save(uc_, el1_context_);
+    // The hflags offset is right when the EL1 context's pc is where this file expects it.
+    uint64_t saved_pc = 0;
+    std::memcpy(&saved_pc, reinterpret_cast<const uint8_t *>(el1_context_) + 16 + 320, 8);
+    if (saved_pc != halt_address) {
+        error = "unicorn: unexpected uc_context layout (this engine file is for Unicorn 2.0.x)";
+        return false;
+    }
+    return true;
+}
+
+void unicorn_engine::set_exits(uint64_t extra)
+{
+    uint64_t exits[2] = {halt_address, extra};
+    uc_ctl_set_exits(uc_, exits, extra == no_stop ? 1 : 2);
+}
+
+bool unicorn_engine::map_memory(uint64_t base, uint64_t size, uint8_t *host, std::string &error)
+{
+    uc_err err = uc_mem_map_ptr(uc_, base, size, UC_PROT_ALL, host);
+    if (err != UC_ERR_OK) {
+        error = std::string("unicorn: map memory: ") + uc_strerror(err);
+        return false;
+    }
+    return true;
+}
+
+// ---- registers ------------------------------------------------------------------------------
+
+uint64_t unicorn_engine::reg(a64_reg r)
+{
+    int id;
+    unsigned n = static_cast<unsigned>(r);
+    if (n <= 28)
+        id = UC_ARM64_REG_X0 + static_cast<int>(n);
+    else if (n == 29)
+        id = UC_ARM64_REG_X29;
+    else if (n == 30)
+        id = UC_ARM64_REG_X30;
+    else {
+        switch (r) {
+        case a64_reg::sp: id = UC_ARM64_REG_SP; break;
+        case a64_reg::pc: id = UC_ARM64_REG_PC; break;
+        case a64_reg::pstate: {
+            uint64_t v = 0;
+            uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &v);
+            return v & 0xFFFF'FFFF;
+        }
+        case a64_reg::sp_el0: id = UC_ARM64_REG_SP_EL0; break;
+        case a64_reg::sp_el1: id = UC_ARM64_REG_SP_EL1; break;
+        case a64_reg::sp_el2: id = UC_ARM64_REG_SP_EL2; break;
+        case a64_reg::sp_el3: id = UC_ARM64_REG_SP_EL3; break;
+        default: return 0;
+        }
+    }
+    uint64_t v = 0;
+    uc_reg_read(uc_, id, &v);
+    return v;
+}
+
+void unicorn_engine::set_reg(a64_reg r, uint64_t value)
+{
+    int id;
+    unsigned n = static_cast<unsigned>(r);
+    if (n <= 28)
+        id = UC_ARM64_REG_X0 + static_cast<int>(n);
+    else if (n == 29)
+        id = UC_ARM64_REG_X29;
+    else if (n == 30)
+        id = UC_ARM64_REG_X30;
+    else {
+        switch (r) {
+        case a64_reg::sp: id = UC_ARM64_REG_SP; break;
+        case a64_reg::pc: id = UC_ARM64_REG_PC; break;
+        case a64_reg::pstate: id = UC_ARM64_REG_PSTATE; break;
+        case a64_reg::sp_el0: id = UC_ARM64_REG_SP_EL0; break;
+        case a64_reg::sp_el1: id = UC_ARM64_REG_SP_EL1; break;
+        case a64_reg::sp_el2: id = UC_ARM64_REG_SP_EL2; break;
+        case a64_reg::sp_el3: id = UC_ARM64_REG_SP_EL3; break;
+        default: return;
+        }
+    }
+    uc_reg_write(uc_, id, &value);
+}
+
+bool unicorn_engine::sysreg(unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,
+                            uint64_t &value)
+{
+    uc_arm64_cp_reg r{crn, crm, op0, op1, op2, 0};
+    if (uc_reg_read(uc_, UC_ARM64_REG_CP_REG, &r) != UC_ERR_OK)
+        return false;
+    value = r.val;
+    return true;
+}
+
+bool unicorn_engine::set_sysreg(unsigned op0, unsigned op1, unsigned crn, unsigned crm,
+                                unsigned op2, uint64_t value)
+{
+    uc_arm64_cp_reg r{crn, crm, op0, op1, op2, value};
+    return uc_reg_write(uc_, UC_ARM64_REG_CP_REG, &r) == UC_ERR_OK;
+}
+
+// ---- entering a state -----------------------------------------------------------------------
+
+// Unicorn 2.0.1 cannot change the Exception level from the host: writing PSTATE leaves the
+// translator at the old level (and an EL1 booted as AArch32). An ERET it executes rebuilds
+// everything from the architectural state, so the engine enters a state by running one: PSTATE
+// EL3h for the helper, SPSR_EL3 the target state, the target address in ELR of the level the
+// translator is at (the ERET reads it there), with the MMU of the translator's regime off while
+// the engine page is fetched. From EL0 (where ERET does not translate) the translator is first
+// given the hflags of EL1 from a saved context. This is the only workaround of the file's kind.
+void unicorn_engine::raw_enter(uint64_t pstate, uint64_t target)
+{
+    unsigned tel = static_cast<unsigned>((reg(a64_reg::pstate) >> 2) & 3);
+    if (tel == 0 && el1_context_) {
+        uc_context_save(uc_, scratch_context_);
+        std::memcpy(reinterpret_cast<uint8_t *>(scratch_context_) + context_hflags_offset,
+                    reinterpret_cast<const uint8_t *>(el1_context_) + context_hflags_offset, 4);
+        uc_context_restore(uc_, scratch_context_);
+        tel = 1;
+    }
+    // ELR_ELx of the translator's level: ELR_EL1 (3,0,4,0,1), ELR_EL2 (3,4,..), ELR_EL3 (3,6,..).
+    static constexpr unsigned elr_op1[4] = {0, 0, 4, 6};
+    uint64_t saved_elr = 0;
+    sysreg(3, elr_op1[tel], 4, 0, 1, saved_elr);
+    // SCTLR_ELx.M of the regimes the fetches use (the translator's, the target's).
+    unsigned target_el = static_cast<unsigned>((pstate >> 2) & 3);
+    static constexpr unsigned sctlr_op1[4] = {0, 0, 4, 6};
+    unsigned regimes[2] = {tel == 0 ? 1u : tel, target_el == 0 ? 1u : target_el};
+    uint64_t sctlr[2] = {0, 0};
+    bool mmu_was_on = false;
+    for (int i = 0; i < 2; i++) {
+        sysreg(3, sctlr_op1[regimes[i]], 1, 0, 0, sctlr[i]);
+        if (sctlr[i] & 1) {
+            mmu_was_on = true;
+            set_sysreg(3, sctlr_op1[regimes[i]], 1, 0, 0, sctlr[i] & ~uint64_t{1});
+        }
+    }
+    if (mmu_was_on)
+        uc_ctl_flush_tlb(uc_);
+    set_sysreg(3, elr_op1[tel], 4, 0, 1, halt_address);
+    set_sysreg(3, 6, 4, 0, 0, pstate); // SPSR_EL3
+    uint64_t el3h = 0x3CD;
+    uc_reg_write(uc_, UC_ARM64_REG_PSTATE, &el3h);
+    in_engine_page_ = true;
+    uc_emu_start(uc_, eret_address, 0, 0, 0);
+    in_engine_page_ = false;
+    // Restore what the passage used (in reverse, the target's regime last: they may be one).
+    for (int i = 1; i >= 0; i--)
+        if (sctlr[i] & 1)
+            set_sysreg(3, sctlr_op1[regimes[i]], 1, 0, 0, sctlr[i]);
+    if (mmu_was_on)
+        uc_ctl_flush_tlb(uc_);
+    set_sysreg(3, elr_op1[tel], 4, 0, 1, saved_elr);
+    set_reg(a64_reg::pc, target);
+}
+
+void unicorn_engine::enter(uint64_t pstate, uint64_t pc)
+{
+    raw_enter(pstate, pc);
+}
+
+// ---- running --------------------------------------------------------------------------------
+
+a64_stop unicorn_engine::run()
+{
+    for (;;) {
+        a64_stop stop;
+        bool cut_run = partial_pending_;
+        if (cut_run) {
+            // Translate the block again, ending at the stop address.
+            partial_pending_ = false;
+            set_exits(partial_stop_);
+            uc_ctl_remove_cache(uc_, partial_begin_, partial_end_);
+        }
+        stop_requested_ = false;
+        sysreg_stopped_ = false;
+        exception_ = a64_exception::none;
+        device_ = false;
+        uc_err err = uc_emu_start(uc_, pc(), 0, 0, 0);
+        if (cut_run) {
+            set_exits(no_stop);
+            uc_ctl_remove_cache(uc_, partial_begin_, partial_end_);
+        }
+        stop.pc = pc();
+        if (sysreg_stopped_) {
+            set_reg(a64_reg::pc, sysreg_stop_.pc);
+            return sysreg_stop_;
+        }
+        if (device_) {
+            stop = device_stop_;
+            stop.pc = pc(); // the last pc Unicorn synchronised: at or before the instruction
+            return stop;
+        }
+        if (exception_ != a64_exception::none) {
+            stop.reason = a64_stop_reason::exception;
+            stop.exception = exception_;
+            return stop;
+        }
+        if (err != UC_ERR_OK) {
+            stop.reason = a64_stop_reason::error;
+            stop.detail = uc_strerror(err);
+            return stop;
+        }
+        if (partial_pending_)
+            continue; // stopped before a block that ends inside: run it cut
+        if (stop_requested_ || (cut_run && stop.pc == partial_stop_)) {
+            stop.reason = a64_stop_reason::requested;
+            return stop;
+        }
+        // uc_emu_start returned without a stop of ours: WFI (pc after it).
+        stop.reason = a64_stop_reason::wfi;
+        return stop;
+    }
+}
+
+void unicorn_engine::block_hook(uc_engine *, uint64_t address, uint32_t size, void *user)
+{
+    auto *self = static_cast<unicorn_engine *>(user);
+    if ((address & ~uint64_t{0xFFF}) == engine_page || !self->client_)
+        return;
+    if (self->sysreg_stopped_) {
+        // A system register access asked to stop: the pc written in its hook does not always
+        // take effect before the next block starts; that block does not run.
+        uc_emu_stop(self->uc_);
+        return;
+    }
+    uint64_t stop = self->client_->on_block(address, size);
+    if (stop == address) {
+        self->stop_requested_ = true;
+        uc_emu_stop(self->uc_);
+    } else if (stop > address && stop < address + size) {
+        self->partial_pending_ = true;
+        self->partial_stop_ = stop;
+        self->partial_begin_ = address;
+        self->partial_end_ = address + size;
+        uc_emu_stop(self->uc_);
+    }
+}
+
+uint32_t unicorn_engine::sysreg_hook(uc_engine *, uc_arm64_reg reg, const uc_arm64_cp_reg *cp,
+                                     void *user)
+{
+    auto *self = static_cast<unicorn_engine *>(user);
+    if (!self->client_)
+        return 0;
+    uint64_t pc = self->pc();
+    uint32_t insn = 0;
+    (void)self->read_memory(pc, &insn, 4);
+    a64_sysreg_access a{};
+    a.pc = pc;
+    a.op0 = static_cast<uint8_t>(cp->op0);
+    a.op1 = static_cast<uint8_t>(cp->op1);
+    a.crn = static_cast<uint8_t>(cp->crn);
+    a.crm = static_cast<uint8_t>(cp->crm);
+    a.op2 = static_cast<uint8_t>(cp->op2);
+    a.read = (insn >> 21) & 1; // L: MRS and SYSL
+    a.rt = insn & 31;
+    uint64_t value = cp->val;
+    a64_sysreg_action action = self->client_->on_sysreg(a, value);
+    switch (action) {
+    case a64_sysreg_action::engine: return 0;
+    case a64_sysreg_action::done:
+        if (a.read && a.rt != 31 && reg != UC_ARM64_REG_INVALID)
+            uc_reg_write(self->uc_, reg, &value);
+        self->client_->on_block_cut(pc + 4);
+        self->set_reg(a64_reg::pc, pc + 4);
+        return 1;
+    case a64_sysreg_action::done_stop:
+    case a64_sysreg_action::stop: {
+        bool done = action == a64_sysreg_action::done_stop;
+        if (done && a.read && a.rt != 31 && reg != UC_ARM64_REG_INVALID)
+            uc_reg_write(self->uc_, reg, &value);
+        self->sysreg_stopped_ = true;
+        self->sysreg_stop_ = a64_stop{};
+        self->sysreg_stop_.reason = a64_stop_reason::sysreg;
+        self->sysreg_stop_.pc = done ? pc + 4 : pc;
+        self->client_->on_block_cut(self->sysreg_stop_.pc);
+        self->set_reg(a64_reg::pc, halt_address);
+        return 1;
+    }
+    }
+    return 0;
+}
+
+void unicorn_engine::intr_hook(uc_engine *uc, uint32_t intno, void *user)
+{
+    auto *self = static_cast<unicorn_engine *>(user);
+    // QEMU's EXCP_* numbers (target/arm/cpu.h).
+    switch (intno) {
+    case 1: self->exception_ = a64_exception::undefined; break;
+    case 2: self->exception_ = a64_exception::svc; break;
+    case 3: self->exception_ = a64_exception::instruction_abort; break;
+    case 4: self->exception_ = a64_exception::data_abort; break;
+    case 7: self->exception_ = a64_exception::brk; break;
+    case 11: self->exception_ = a64_exception::hvc; break;
+    case 13: self->exception_ = a64_exception::smc; break;
+    default: self->exception_ = a64_exception::other; break;
+    }
+    uc_emu_stop(uc);
+}
+
+bool unicorn_engine::unmapped_hook(uc_engine *, uc_mem_type type, uint64_t address, int size,
+                                   int64_t value, void *user)
+{
+    auto *self = static_cast<unicorn_engine *>(user);
+    if (type == UC_MEM_FETCH_UNMAPPED)
+        return false; // an instruction fetch from nowhere: uc_emu_start fails
+    self->device_ = true;
+    self->device_stop_ = a64_stop{};
+    self->device_stop_.reason = a64_stop_reason::device;
+    self->device_stop_.address = address;
+    self->device_stop_.size = static_cast<unsigned>(size);
+    self->device_stop_.write = type == UC_MEM_WRITE_UNMAPPED;
+    self->device_stop_.value = static_cast<uint64_t>(value);
+    return false;
+}
+
+} // namespace
+
+std::unique_ptr<a64_engine> make_unicorn_engine(std::string &error)
+{
+    auto engine = std::make_unique<unicorn_engine>();
+    if (!engine->open(error))
+        return nullptr;
+    return engine;
+}
+
+} // namespace pmtrace::platform

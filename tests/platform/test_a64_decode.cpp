@@ -1,0 +1,107 @@
+// A64 decoding (a64_decode.h): instruction words from the GNU assembler (aarch64-linux-gnu-as),
+// their operands and classes as the Arm ARM's encodings (C4.1) define them.
+#include <pmtrace/platform/a64_decode.h>
+
+#include <gtest/gtest.h>
+
+using namespace pmtrace::platform;
+
+namespace
+{
+uint64_t regs(unsigned n)
+{
+    return 0x1000u * (n + 1); // x0 = 0x1000, x1 = 0x2000, ... SP (31) = 0x20000
+}
+} // namespace
+
+TEST(A64Decode, LoadUnsignedImmediate) // ldr w5, [x1, #4]
+{
+    auto m = a64_decode_mem(0xB9400425);
+    ASSERT_TRUE(m);
+    EXPECT_TRUE(m->load);
+    EXPECT_FALSE(m->store);
+    EXPECT_EQ(m->size, 4u);
+    EXPECT_EQ(m->rt, 5u);
+    EXPECT_FALSE(m->dest64);
+    EXPECT_EQ(a64_address(*m, regs, regs, 0), 0x2004u);
+}
+
+TEST(A64Decode, SignedHalfwordPreIndex) // ldrsh x3, [x2, #-2]!
+{
+    auto m = a64_decode_mem(0x789FEC43);
+    ASSERT_TRUE(m);
+    EXPECT_TRUE(m->sign_extend);
+    EXPECT_TRUE(m->dest64);
+    EXPECT_EQ(m->size, 2u);
+    EXPECT_EQ(m->addressing, a64_mem_insn::mode::pre_index);
+    EXPECT_EQ(a64_address(*m, regs, regs, 0), 0x3000u - 2);
+}
+
+TEST(A64Decode, PairPostIndexFromSp) // ldp x1, x2, [sp], #16
+{
+    auto m = a64_decode_mem(0xA8C10BE1);
+    ASSERT_TRUE(m);
+    EXPECT_TRUE(m->pair);
+    EXPECT_TRUE(m->load);
+    EXPECT_EQ(m->size, 8u);
+    EXPECT_EQ(m->rt, 1u);
+    EXPECT_EQ(m->rt2, 2u);
+    EXPECT_EQ(m->rn, 31u);
+    EXPECT_EQ(m->imm, 16);
+    EXPECT_EQ(m->addressing, a64_mem_insn::mode::post_index);
+    EXPECT_EQ(a64_address(*m, regs, regs, 0), 0x20000u);
+}
+
+TEST(A64Decode, StorePairOffset) // stp w3, w4, [x5, #8]
+{
+    auto m = a64_decode_mem(0x290110A3);
+    ASSERT_TRUE(m);
+    EXPECT_TRUE(m->store);
+    EXPECT_EQ(m->size, 4u);
+    EXPECT_EQ(a64_address(*m, regs, regs, 0), 0x6008u);
+}
+
+TEST(A64Decode, RegisterOffsets) // ldr x7, [x1, x2, lsl #3]; ldrsw x0, [x1, w2, sxtw #2]
+{
+    auto m = a64_decode_mem(0xF8627827);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(a64_address(*m, regs, regs, 0), 0x2000u + (0x3000u << 3));
+    auto s = a64_decode_mem(0xB8A2D820);
+    ASSERT_TRUE(s);
+    EXPECT_TRUE(s->sign_extend);
+    EXPECT_EQ(s->size, 4u);
+    auto neg = [](unsigned n) { return n == 2 ? uint64_t{0xFFFF'FFFF} : regs(n); }; // w2 = -1
+    EXPECT_EQ(a64_address(*s, neg, neg, 0), 0x2000u - 4);
+}
+
+TEST(A64Decode, LiteralAcquireAndPrefetch)
+{
+    auto lit = a64_decode_mem(0x58000040); // ldr x0, .+8
+    ASSERT_TRUE(lit);
+    EXPECT_EQ(a64_address(*lit, regs, regs, 0x4000'0000), 0x4000'0008u);
+    auto ldar = a64_decode_mem(0x88DFFC41); // ldar w1, [x2]
+    ASSERT_TRUE(ldar);
+    EXPECT_TRUE(ldar->acquire_release);
+    EXPECT_FALSE(ldar->exclusive);
+    EXPECT_FALSE(a64_decode_mem(0xF9800020)); // prfm: no data access
+    EXPECT_EQ(a64_classify(0xF9800020), 0u);
+}
+
+TEST(A64Decode, Classes)
+{
+    EXPECT_EQ(a64_classify(0x39000022), uint32_t{A64_STORE}); // strb w2, [x1]
+    uint32_t immed = A64_BRANCH | A64_BR_IMMED;
+    EXPECT_EQ(a64_classify(0x14000002), immed);                                  // b
+    EXPECT_EQ(a64_classify(0x94000002), immed);                                  // bl
+    EXPECT_EQ(a64_classify(0x54000041), immed);                                  // b.ne
+    EXPECT_EQ(a64_classify(0xB4000041), immed);                                  // cbz
+    EXPECT_EQ(a64_classify(0x36180041), immed);                                  // tbz
+    EXPECT_EQ(a64_classify(0xD61F0020), uint32_t{A64_BRANCH | A64_BR_INDIRECT}); // br
+    EXPECT_EQ(a64_classify(0xD63F0040), uint32_t{A64_BRANCH | A64_BR_INDIRECT}); // blr
+    EXPECT_EQ(a64_classify(0xD65F03C0),
+              uint32_t{A64_BRANCH | A64_BR_INDIRECT | A64_BR_RETURN}); // ret
+    EXPECT_EQ(a64_classify(0xD69F03E0), uint32_t{A64_ERET});
+    EXPECT_EQ(a64_classify(0xD50342FF), uint32_t{A64_PSTATE});    // msr daifclr, #2
+    EXPECT_EQ(a64_classify(0xD4000001), uint32_t{A64_EXCEPTION}); // svc
+    EXPECT_EQ(a64_classify(0x8B030041), 0u);                      // add
+}
