@@ -21,6 +21,10 @@ constexpr uint64_t ram_default_size = 0x800'0000; // 128 MiB; configurable
 constexpr unsigned pmu_intid = 23;          // PMUIRQ
 constexpr unsigned trbe_default_intid = 22; // TRBIRQ (configurable)
 constexpr unsigned cti_intid = 24;          // the generic CTI interrupt (CTI output trigger 2)
+// The Generic Timer's PPIs, as QEMU's virt board wires them (and the BSA recommends).
+constexpr unsigned timer_el2_physical_intid = 26; // CNTHP
+constexpr unsigned timer_virtual_intid = 27;      // CNTV
+constexpr unsigned timer_el1_physical_intid = 30; // CNTP
 
 } // namespace pmtrace::platform::virt
 
