@@ -138,6 +138,11 @@ void a64_cpu::boot()
                 to_pmt(HAL_MDCR_EL3),
                 hal_firmware_mdcr_el3(config_.pmuv3p9, config_.trbe, config_.trbe_exc), t);
         }
+        if (config_.have_el2 && config_.entry_el < 2 && timer_) {
+            // CNTHCTL_EL2: EL1 uses the physical counter and timer.
+            (void)timer_->write(PMT_SYSREG(3, 4, 14, 1, 0), 2, timer_pe_state_of(pe_state_for(2)),
+                                cnthctl_el1pcten | cnthctl_el1pcen, t);
+        }
         if (config_.have_el2 && config_.entry_el < 2) {
             (void)state->set_pe_state(pe_state_for(2), t);
             (void)sysreg->write_sysreg(

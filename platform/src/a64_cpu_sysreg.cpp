@@ -82,11 +82,25 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         // A write can make an interrupt deliverable (EOIR, PMR): look before going on.
         return a.read ? a64_sysreg_action::done : a64_sysreg_action::done_stop;
     }
-    // The PE model: PMU, TRBE, trace filter, MDCR_ELx, PMECR ... (NOT_MINE for the rest).
+    // The Generic Timer (CNT*), then the PE model: PMU, TRBE, trace filter, MDCR_ELx, PMECR ...
+    // (NOT_MINE for the rest).
+    bool cnt = timer_ && cnt_decode(enc) != cnt_reg::none;
     settle();
-    const sc_core::sc_time &t = qk_.get_local_time();
-    pmt_access r =
-        a.read ? sysreg->read_sysreg(enc, value, t) : sysreg->write_sysreg(enc, value, t);
+    pmt_access r;
+    if (cnt) {
+        // A timer write changes its interrupt line at once: the CPU catches up with simulated
+        // time first, so the line (and the GIC) see the write when the software makes it.
+        if (!a.read) {
+            qk_.sync();
+            stats_.syncs++;
+        }
+        timer_pe_state ts = timer_pe_state_of(pe_state_for(el_));
+        const sc_core::sc_time &t = qk_.get_local_time();
+        r = a.read ? timer_->read(enc, el_, ts, value, t) : timer_->write(enc, el_, ts, value, t);
+    } else {
+        const sc_core::sc_time &t = qk_.get_local_time();
+        r = a.read ? sysreg->read_sysreg(enc, value, t) : sysreg->write_sysreg(enc, value, t);
+    }
     switch (r) {
     case PMT_ACCESS_NOT_MINE: return a64_sysreg_action::engine;
     case PMT_ACCESS_OK:

@@ -33,6 +33,8 @@ vp_config vp::complete(vp_config c)
     c.a64.pmuv3p9 = c.pe.core.pmu_version >= PMT_PMUV3P9;
     c.a64.trbe = c.pe.core.trbe.feat_trbe;
     c.a64.trbe_exc = c.pe.core.trbe.feat_trbe_exc;
+    c.timer.have_el2 = c.pe.core.have_el2;
+    c.timer.have_el3 = c.pe.core.have_el3;
     return c;
 }
 
@@ -49,7 +51,8 @@ memory_config ram_config(uint64_t size)
 vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     : sc_module(name), bus("bus", config.bus_latency), ram("ram", ram_config(config.ram_size)),
       uart("uart"), gic("gic", config.gic), cross_trigger("cti", config.cti), mmu("mmu"),
-      pe("pe", config.pe), cpu0("cpu", complete(config).cpu), config_(complete(config))
+      pe("pe", config.pe), cpu0("cpu", complete(config).cpu),
+      timer("timer", complete(config).timer), config_(complete(config))
 {
     // The ID registers the drivers probe, as the PE model reports them.
     uint64_t dfr0 = 0, dfr1 = 0;
@@ -98,6 +101,7 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
         a64->state.bind(pe.state);
         a64->trbe.bind(pe.trbe);
         a64->set_cpu_interface(&gic.cpu(0));
+        a64->set_timer(&timer);
         a64->set_id_registers(dfr0, dfr1);
         a64->set_peek([model](uint16_t event, const sc_core::sc_time &offset) {
             model->sync(offset);
@@ -120,6 +124,10 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     pe.cti_trbe_stopped.bind(cross_trigger);
     pe.cti_trbe_management.bind(cross_trigger);
     pe.cti_trbe_wrap.bind(cross_trigger);
+    // The Generic Timer's interrupts (BSA PPIs, as QEMU's virt).
+    timer.cntp_irq.bind(gic.ppi(0, virt::timer_el1_physical_intid));
+    timer.cntv_irq.bind(gic.ppi(0, virt::timer_virtual_intid));
+    timer.cnthp_irq.bind(gic.ppi(0, virt::timer_el2_physical_intid));
     // The CTI's generic interrupt (output trigger 2) is a PPI (H5.4.8).
     cross_trigger.out_level[cti_out::cti_interrupt].bind(gic.ppi(0, virt::cti_intid));
 }

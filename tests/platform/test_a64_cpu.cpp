@@ -122,3 +122,18 @@ TEST(A64Cpu, PmuAccessAtEl0TrapsToEl1)
     EXPECT_EQ(r.x[5], 0u);
     EXPECT_EQ(r.x[7], 4u); // back at EL1
 }
+
+// CNTP fires 625 ticks (10 us at CNTFRQ_EL0 = 62.5 MHz) after CNTP_TVAL_EL0 is written: WFI
+// idles until then, INTID 30 is taken, the handler sees ISTATUS and a count of at least 625 more
+// (within the two instructions between the interrupt and the read).
+TEST(A64Cpu, TimerInterruptWakesWfi)
+{
+    run_result r = run("timer");
+    EXPECT_EQ(r.x[3], 62'500'000u);
+    EXPECT_EQ(r.x[21], 30u);
+    EXPECT_EQ(r.x[23], 0b101u); // ENABLE, ISTATUS
+    EXPECT_GE(r.x[22] - r.x[1], 625u);
+    EXPECT_LE(r.x[22] - r.x[1], 627u);
+    EXPECT_EQ(r.x[9], 1u);
+    EXPECT_EQ(r.platform->a64->stats().wfis, 1u);
+}

@@ -8,7 +8,9 @@
 // - RAM is the engine's memory (the memory model's storage, as DMI would give it); every other
 //   address is a device: the CPU decodes the load or store and performs it on the bus;
 // - system registers: the PE model's (PMU, TRBE, trace filter, MDCR_ELx ...), with the UNDEFINED
-//   or trap it answers; ICC_* to the GIC CPU interface; the PMU and trace fields of
+//   or trap it answers; ICC_* to the GIC CPU interface; CNT* to the Generic Timer (firmware
+//   gives EL1 the physical counter and timer: CNTHCTL_EL2.EL1PCTEN, EL1PCEN); the PMU and trace
+//   fields of
 //   ID_AA64DFR0/1_EL1 from the PE model; everything else the engine's;
 // - exceptions: entry and return as the architecture says (target EL, vector, ESR, ELR, SPSR,
 //   FAR, PSTATE) for SVC, HVC, SMC, BRK, UNDEFINED, system register traps, External aborts on
@@ -25,6 +27,7 @@
 #define PMTRACE_PLATFORM_A64_CPU_H
 
 #include <pmtrace/platform/a64_engine.h>
+#include <pmtrace/platform/generic_timer.h>
 #include <pmtrace/platform/gic_cpu_interface.h>
 #include <pmtrace/platform/signal_if.h>
 #include <pmtrace/systemc/cpu_if.h>
@@ -107,6 +110,8 @@ class a64_cpu : public sc_core::sc_module,
     ~a64_cpu() override;
 
     void set_cpu_interface(gic_cpu_interface *icc) { icc_ = icc; }
+    // The Generic Timer the CNT* system registers go to (none: they are the engine's).
+    void set_timer(generic_timer *timer) { timer_ = timer; }
     void set_peek(peek_function peek) { peek_ = std::move(peek); }
     void set_id_registers(uint64_t dfr0, uint64_t dfr1)
     {
@@ -174,6 +179,7 @@ class a64_cpu : public sc_core::sc_module,
     std::unique_ptr<a64_engine> engine_;
     tlm_utils::tlm_quantumkeeper qk_;
     gic_cpu_interface *icc_ = nullptr;
+    generic_timer *timer_ = nullptr;
     peek_function peek_;
     std::string error_;
     a64_cpu_end end_ = a64_cpu_end::running;

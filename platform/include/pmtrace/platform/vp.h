@@ -58,6 +58,7 @@ struct vp_config {
     vp_cpu cpu_kind = vp_cpu::host;
     cpu_config cpu;                 // quantum; the rest is filled in from `pe`
     a64_cpu_config a64;             // entry EL, timing; the rest from `pe`
+    generic_timer_config timer;     // the counter's frequency
     uint64_t ram_size = 0x100'0000; // 16 MiB at virt::ram_base
     sc_core::sc_time bus_latency = sc_core::SC_ZERO_TIME;
     cti_config cti;
@@ -79,6 +80,7 @@ class vp : public sc_core::sc_module
     pmtrace::pe_model pe;
     cpu cpu0; // the host-driven CPU (idle when the AArch64 CPU runs the software)
     std::unique_ptr<a64_cpu> a64; // the AArch64 CPU, with vp_cpu::a64
+    generic_timer timer;          // CNT*: PPIs 30 (CNTP), 27 (CNTV), 26 (CNTHP)
 
     vp(const sc_core::sc_module_name &name, const vp_config &config = vp_config());
 

@@ -1,0 +1,45 @@
+// The Generic Timer: CNTP_TVAL_EL0 = 625 (10 us at 62.5 MHz), CNTP_CTL_EL0.ENABLE, WFI; the
+// timer's PPI (INTID 30) wakes the PE and is taken; the handler reads the count and stops the
+// timer.
+#include "common.inc"
+.global _start
+_start:
+    ldr x0, =vec
+    msr vbar_el1, x0
+    mov x0, #1
+    msr s3_0_c12_c12_5, x0      // ICC_SRE_EL1.SRE
+    isb
+    mov x0, #0xff
+    msr s3_0_c4_c6_0, x0        // ICC_PMR_EL1
+    mov x0, #1
+    msr s3_0_c12_c12_7, x0      // ICC_IGRPEN1_EL1
+    ldr x1, =0x08000000
+    mov w0, #0x12
+    str w0, [x1]                // GICD_CTLR
+    ldr x1, =0x080B0000
+    mov w0, #(1 << 30)
+    str w0, [x1, #0x80]         // GICR_IGROUPR0
+    str w0, [x1, #0x100]        // GICR_ISENABLER0
+    ldr x1, =0x080A0014
+    str wzr, [x1]               // GICR_WAKER
+    mrs x3, cntfrq_el0
+    isb
+    mrs x1, cntpct_el0
+    mov x0, #625
+    msr cntp_tval_el0, x0
+    mov x0, #1
+    msr cntp_ctl_el0, x0
+    msr daifclr, #2
+    wfi
+    mov x9, #1
+    system_off
+
+handler:
+    mrs x21, s3_0_c12_c12_0     // ICC_IAR1_EL1
+    mrs x22, cntpct_el0
+    mrs x23, cntp_ctl_el0
+    msr cntp_ctl_el0, xzr
+    msr s3_0_c12_c12_1, x21     // ICC_EOIR1_EL1
+    eret
+
+vectors vec, handler
