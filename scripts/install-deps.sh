@@ -9,6 +9,8 @@ packages=(
   libgtest-dev libgmock-dev
   libboost-dev libboost-program-options-dev
   libopencsd-dev libopencsd-bin
+  libfdt-dev device-tree-compiler
+  gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 )
 
 missing=()
