@@ -9,7 +9,8 @@ packages=(
   libgtest-dev libgmock-dev
   libboost-dev libboost-program-options-dev
   libopencsd-dev libopencsd-bin
-  libunicorn-dev gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libfdt-dev device-tree-compiler
+  libunicorn-dev libfdt-dev device-tree-compiler
+  gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 )
 
 missing=()

@@ -1,0 +1,72 @@
+// virt_dtb.h - the flattened device tree of the platform, made with libfdt: the nodes and
+// properties QEMU's `virt` board (hw/arm/virt.c) gives the same devices, so a Linux kernel and
+// bare-metal code written for that board find them. No SystemC.
+//
+//   /                      #address-cells 2, #size-cells 2, compatible and model
+//                          "linux,dummy-virt", interrupt-parent = the GIC
+//   /psci                  "arm,psci-1.0", "arm,psci-0.2"; method "hvc" or "smc"
+//   /memory@<ram_base>     device_type "memory", reg
+//   /cpus/cpu@<reg>        device_type "cpu", compatible, reg = MPIDR_EL1's affinity fields
+//                          (#address-cells 2 when Aff3 is not 0), enable-method "psci"
+//   /timer                 "arm,armv8-timer", "arm,armv7-timer"; the four PPIs level-high
+//                          (secure physical, non-secure physical, virtual, hypervisor),
+//                          always-on, clock-frequency when set
+//   /pmu                   "arm,armv8-pmuv3", its PPI level-high
+//   /trbe                  "arm,trace-buffer-extension", its PPI level-high (when trbe)
+//   /intc@<gicd_base>      "arm,gic-v3", #interrupt-cells 3, interrupt-controller,
+//                          reg = distributor + redistributors, #redistributor-regions 1
+//                          (#address-cells 2, #size-cells 2 and empty ranges as QEMU)
+//   /apb-pclk              "fixed-clock", #clock-cells 0, clock-frequency,
+//                          clock-output-names ("clk24mhz" at 24 MHz)
+//   /pl011@<uart_base>     "arm,pl011", "arm,primecell"; reg; interrupts <SPI uart_spi
+//                          level-high>; clocks <&apb-pclk &apb-pclk>, clock-names "uartclk",
+//                          "apb_pclk"
+//   /chosen                stdout-path = the PL011's path; bootargs when not empty
+//
+// Interrupt specifiers are the GIC binding's three cells: type (0 SPI, 1 PPI), number (SPI:
+// INTID-32, PPI: INTID-16) and flags (4: level-high; no PPI CPU mask, a GICv3 has none).
+#ifndef PMTRACE_PLATFORM_VIRT_DTB_H
+#define PMTRACE_PLATFORM_VIRT_DTB_H
+
+#include <pmtrace/platform/memory_map.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pmtrace::platform
+{
+
+struct virt_dtb_config {
+    uint64_t ram_base = virt::ram_base, ram_size = virt::ram_default_size;
+    // cpus/cpu@0 reg: MPIDR_EL1, of which only the affinity fields are used.
+    uint64_t mpidr = 0;
+    std::string cpu_compatible = "arm,armv8";
+    std::string psci_method = "hvc"; // "hvc" or "smc"
+    std::string bootargs;            // chosen/bootargs (omit when empty)
+    uint64_t uart_base = virt::uart_base, uart_size = virt::uart_size;
+    // PL011: QEMU virt uses SPI 1; we have no SPIs wired but describe it as QEMU does.
+    unsigned uart_spi = 1;
+    uint32_t uart_clock_hz = 24000000; // apb_pclk fixed-clock
+    uint64_t gicd_base = virt::gic_distributor_base, gicd_size = virt::gic_distributor_size;
+    // One PE's redistributor frames (RD_base + SGI_base).
+    uint64_t gicr_base = virt::gic_redistributor_base, gicr_size = virt::gic_redistributor_stride;
+    // Secure physical, non-secure physical, virtual, hypervisor timer: PPI numbers (INTID-16)
+    // as virt.
+    unsigned timer_ppis[4] = {13, 14, 11, 10};
+    unsigned pmu_ppi = 7; // INTID 23
+    bool trbe = true;
+    unsigned trbe_ppi = 6; // arm,trace-buffer-extension, INTID 22
+    // 0: no clock-frequency property (the CPU's CNTFRQ_EL0 is set).
+    uint32_t timer_frequency_hz = 0;
+};
+
+// The device tree blob (DTB, version 17) of `config`; empty + error (one sentence naming the
+// offending value) for a bad configuration: a region of size 0 or past the end of the address
+// space, a PPI above 15 or two interrupts on one PPI, an SPI above 987, a PSCI method other than
+// "hvc" or "smc", an empty CPU compatible string, a clock of 0 Hz.
+std::vector<uint8_t> build_virt_dtb(const virt_dtb_config &config, std::string &error);
+
+} // namespace pmtrace::platform
+
+#endif
