@@ -7,9 +7,9 @@
 #include <pmtrace/platform/a64_decode.h>
 
 #include "a64_cpu_regs.h"
+#include "bus_access.h"
 
 #include <cstring>
-#include <sstream>
 #include <vector>
 
 namespace pmtrace::platform
@@ -19,13 +19,6 @@ using namespace a64;
 
 namespace
 {
-
-std::string hex(uint64_t v)
-{
-    std::ostringstream s;
-    s << "0x" << std::hex << v;
-    return s.str();
-}
 
 // Registers an instruction may write (over-approximated: bits [4:0] are the destination of
 // nearly every A64 instruction that has one; loads also Rt2, writeback forms Rn).
@@ -48,28 +41,13 @@ bool may_write(uint32_t insn, unsigned reg)
 bool a64_cpu::bus_access(bool write, uint64_t address, unsigned size, uint64_t &value)
 {
     stats_.device_accesses++;
-    unsigned char data[8] = {};
-    if (write)
-        std::memcpy(data, &value, size); // little-endian host, as the bus
-    tlm::tlm_generic_payload tx;
-    tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    tx.set_address(address);
-    tx.set_data_ptr(data);
-    tx.set_data_length(size);
-    tx.set_streaming_width(size);
-    tx.set_byte_enable_ptr(nullptr);
-    tx.set_dmi_allowed(false);
-    tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = qk_.get_local_time();
-    bus->b_transport(tx, delay);
+    tlm::tlm_response_status response =
+        platform::bus_access(*bus.get_interface(0), write, address, size, value, delay);
     qk_.set(delay);
-    if (tx.get_response_status() != tlm::TLM_OK_RESPONSE) {
+    if (response != tlm::TLM_OK_RESPONSE) {
         stats_.bus_errors++;
         return false;
-    }
-    if (!write) {
-        value = 0;
-        std::memcpy(&value, data, size);
     }
     return true;
 }

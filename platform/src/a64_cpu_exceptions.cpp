@@ -6,8 +6,6 @@
 
 #include <pmtrace/pmt_events.h>
 
-#include <sstream>
-
 namespace pmtrace::platform
 {
 
@@ -26,13 +24,6 @@ uint64_t get(a64_engine &e, enc r)
 void put(a64_engine &e, enc r, uint64_t v)
 {
     e.set_sysreg(r.op0, r.op1, r.crn, r.crm, r.op2, v);
-}
-
-std::string hex(uint64_t v)
-{
-    std::ostringstream s;
-    s << "0x" << std::hex << v;
-    return s.str();
 }
 
 } // namespace

@@ -8,6 +8,8 @@
 #include "hal/hal.h"
 
 #include <cstdint>
+#include <sstream>
+#include <string>
 
 namespace pmtrace::platform::a64
 {
@@ -72,6 +74,14 @@ enum ec : uint32_t {
 
 // Vector offsets (D1.3.1): the exception type within a group.
 enum vector_type : unsigned { VEC_SYNC = 0, VEC_IRQ = 1, VEC_FIQ = 2, VEC_SERROR = 3 };
+
+// An address or a value in messages.
+inline std::string hex(uint64_t v)
+{
+    std::ostringstream s;
+    s << "0x" << std::hex << v;
+    return s.str();
+}
 
 inline pmt_sysreg to_pmt(hal_sysreg r)
 {

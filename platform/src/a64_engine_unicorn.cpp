@@ -174,60 +174,40 @@ bool unicorn_engine::map_memory(uint64_t base, uint64_t size, uint8_t *host, std
 
 // ---- registers ------------------------------------------------------------------------------
 
+// Unicorn's register id of ours (-1: none).
+int uc_reg_id(a64_reg r)
+{
+    unsigned n = static_cast<unsigned>(r);
+    if (n <= 28) // X29 and X30 are not numbered after X28 in Unicorn
+        return UC_ARM64_REG_X0 + static_cast<int>(n);
+    if (n <= 30)
+        return n == 29 ? UC_ARM64_REG_X29 : UC_ARM64_REG_X30;
+    switch (r) {
+    case a64_reg::sp: return UC_ARM64_REG_SP;
+    case a64_reg::pc: return UC_ARM64_REG_PC;
+    case a64_reg::pstate: return UC_ARM64_REG_PSTATE;
+    case a64_reg::sp_el0: return UC_ARM64_REG_SP_EL0;
+    case a64_reg::sp_el1: return UC_ARM64_REG_SP_EL1;
+    case a64_reg::sp_el2: return UC_ARM64_REG_SP_EL2;
+    case a64_reg::sp_el3: return UC_ARM64_REG_SP_EL3;
+    default: return -1;
+    }
+}
+
 uint64_t unicorn_engine::reg(a64_reg r)
 {
-    int id;
-    unsigned n = static_cast<unsigned>(r);
-    if (n <= 28)
-        id = UC_ARM64_REG_X0 + static_cast<int>(n);
-    else if (n == 29)
-        id = UC_ARM64_REG_X29;
-    else if (n == 30)
-        id = UC_ARM64_REG_X30;
-    else {
-        switch (r) {
-        case a64_reg::sp: id = UC_ARM64_REG_SP; break;
-        case a64_reg::pc: id = UC_ARM64_REG_PC; break;
-        case a64_reg::pstate: {
-            uint64_t v = 0;
-            uc_reg_read(uc_, UC_ARM64_REG_PSTATE, &v);
-            return v & 0xFFFF'FFFF;
-        }
-        case a64_reg::sp_el0: id = UC_ARM64_REG_SP_EL0; break;
-        case a64_reg::sp_el1: id = UC_ARM64_REG_SP_EL1; break;
-        case a64_reg::sp_el2: id = UC_ARM64_REG_SP_EL2; break;
-        case a64_reg::sp_el3: id = UC_ARM64_REG_SP_EL3; break;
-        default: return 0;
-        }
-    }
+    int id = uc_reg_id(r);
     uint64_t v = 0;
-    uc_reg_read(uc_, id, &v);
-    return v;
+    if (id >= 0)
+        uc_reg_read(uc_, id, &v);
+    return r == a64_reg::pstate ? v & 0xFFFF'FFFF : v;
 }
 
 void unicorn_engine::set_reg(a64_reg r, uint64_t value)
 {
-    int id;
-    unsigned n = static_cast<unsigned>(r);
-    if (n <= 28)
-        id = UC_ARM64_REG_X0 + static_cast<int>(n);
-    else if (n == 29)
-        id = UC_ARM64_REG_X29;
-    else if (n == 30)
-        id = UC_ARM64_REG_X30;
-    else {
-        switch (r) {
-        case a64_reg::sp: id = UC_ARM64_REG_SP; break;
-        case a64_reg::pc: id = UC_ARM64_REG_PC; break;
-        case a64_reg::pstate: id = UC_ARM64_REG_PSTATE; break;
-        case a64_reg::sp_el0: id = UC_ARM64_REG_SP_EL0; break;
-        case a64_reg::sp_el1: id = UC_ARM64_REG_SP_EL1; break;
-        case a64_reg::sp_el2: id = UC_ARM64_REG_SP_EL2; break;
-        case a64_reg::sp_el3: id = UC_ARM64_REG_SP_EL3; break;
-        default: return;
-        }
-    }
-    uc_reg_write(uc_, id, &value);
+    int id = uc_reg_id(r);
+    if (id >= 0)
+        uc_reg_write(uc_, id, &value);
 }
 
 bool unicorn_engine::sysreg(unsigned op0, unsigned op1, unsigned crn, unsigned crm, unsigned op2,

@@ -1,6 +1,7 @@
 // cpu.cpp - the host-driven CPU (cpu.h).
 #include <pmtrace/platform/cpu.h>
 
+#include "bus_access.h"
 #include "hal/hal_impl.h"
 
 #include <algorithm>
@@ -289,34 +290,18 @@ hal_status cpu::mmio(bool write, uint64_t pa, unsigned size, uint64_t &value)
     stats_.mmio_accesses++;
     if ((size != 1 && size != 2 && size != 4 && size != 8) || (pa & (size - 1)) != 0)
         return HAL_BUS_ERROR;
-    unsigned char data[8] = {};
-    if (write)
-        std::memcpy(data, &value, size); // little-endian host, as the bus
-    tlm::tlm_generic_payload tx;
-    tx.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    tx.set_address(pa);
-    tx.set_data_ptr(data);
-    tx.set_data_length(size);
-    tx.set_streaming_width(size);
-    tx.set_byte_enable_ptr(nullptr);
-    tx.set_dmi_allowed(false);
-    tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = qk_.get_local_time();
-    bus->b_transport(tx, delay);
+    tlm::tlm_response_status response =
+        bus_access(*bus.get_interface(0), write, pa, size, value, delay);
     qk_.set(delay);
     hal_status st = HAL_OK;
-    switch (tx.get_response_status()) {
+    switch (response) {
     case tlm::TLM_OK_RESPONSE: break;
     case tlm::TLM_ADDRESS_ERROR_RESPONSE: st = HAL_NO_DEVICE; break;
     default: st = HAL_BUS_ERROR; break;
     }
     if (st != HAL_OK)
         stats_.bus_errors++;
-    if (!write) {
-        value = 0;
-        if (st == HAL_OK)
-            std::memcpy(&value, data, size);
-    }
     maybe_sync();
     take_irqs();
     return st;

@@ -22,10 +22,7 @@ back:
     system_off
 
 handler:
-    mrs x20, esr_el1
-    mrs x21, elr_el1
-    mrs x22, spsr_el1
-    lsr x23, x20, #26
+    read_syndrome
     cmp x23, #0x15
     b.eq from_svc
     cmp x23, #0x18

@@ -27,10 +27,7 @@ udf_insn:
     system_off
 
 handler:
-    mrs x20, esr_el1
-    mrs x21, elr_el1
-    mrs x22, spsr_el1
-    lsr x23, x20, #26
+    read_syndrome
     cmp x23, #0x15       // SVC: ELR is already the next instruction
     b.eq 1f
     add x24, x21, #4     // BRK, UDF: skip the instruction

@@ -6,22 +6,7 @@
 _start:
     ldr x0, =vec
     msr vbar_el1, x0
-    mov x0, #1
-    msr s3_0_c12_c12_5, x0      // ICC_SRE_EL1.SRE
-    isb
-    mov x0, #0xff
-    msr s3_0_c4_c6_0, x0        // ICC_PMR_EL1
-    mov x0, #1
-    msr s3_0_c12_c12_7, x0      // ICC_IGRPEN1_EL1
-    ldr x1, =0x08000000
-    mov w0, #0x12
-    str w0, [x1]                // GICD_CTLR
-    ldr x1, =0x080B0000
-    mov w0, #(1 << 30)
-    str w0, [x1, #0x80]         // GICR_IGROUPR0
-    str w0, [x1, #0x100]        // GICR_ISENABLER0
-    ldr x1, =0x080A0014
-    str wzr, [x1]               // GICR_WAKER
+    gic_enable_ppi 30
     mrs x3, cntfrq_el0
     isb
     mrs x1, cntpct_el0
