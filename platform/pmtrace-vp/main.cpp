@@ -2,14 +2,17 @@
 // sw/ apps running on its host-driven CPU. The PMU driver programs the PE model through system
 // registers, overflow interrupts arrive through the GIC (INTID 23), the TRBE driver captures the
 // workload's trace into RAM (TRBIRQ on INTID 22), faults injected on the trace buffer's writes are
-// reported, and a summary in the shape of `perf stat` is printed. docs/platform.md shows the
+// reported, and a summary in the shape of `perf stat` is printed. With --kernel IMAGE the
+// platform's AArch64 CPU boots the user's image instead (kernel.h). docs/platform.md shows the
 // command lines.
+#include "kernel.h"
 #include "options.h"
 #include "scenario.h"
 #include "summary.h"
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -35,6 +38,47 @@ void set_log_level(const std::string &level)
     }
 }
 
+// --vcd: the waveforms of the platform's lines (and, with --vcd-counters, the counters).
+sc_core::sc_trace_file *open_vcd(const options &o, platform::vp &vp)
+{
+    if (o.vcd.empty())
+        return nullptr;
+    std::string base = o.vcd;
+    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
+        base.resize(base.size() - 4);
+    sc_core::sc_trace_file *vcd = sc_core::sc_create_vcd_trace_file(base.c_str());
+    vp.trace(vcd);
+    if (o.vcd_counters != sc_core::SC_ZERO_TIME)
+        vp.pe.trace_counters(vcd, o.vcd_counters);
+    return vcd;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// --kernel: the image on the AArch64 CPU until it ends (or --time-limit), then the summary.
+int run_kernel(const options &o)
+{
+    platform::vp vp("vp", kernel_platform_config(o));
+    if (int rc = boot_kernel(o, vp, std::cerr); rc >= 0)
+        return rc;
+    sc_core::sc_trace_file *vcd = open_vcd(o, vp);
+    const auto t0 = std::chrono::steady_clock::now();
+    if (o.time_limit != sc_core::SC_ZERO_TIME)
+        sc_core::sc_start(o.time_limit);
+    else
+        sc_core::sc_start();
+    const double host = seconds_since(t0);
+    if (vcd)
+        sc_core::sc_close_vcd_trace_file(vcd);
+    const int rc = kernel_exit_status(o, vp, std::cerr);
+    if (!o.quiet)
+        std::fputs(format_kernel_text(o, vp, host).c_str(), stdout);
+    return rc;
+}
+
 bool write_file(const std::string &path, const std::vector<uint8_t> &bytes)
 {
     std::ofstream f(path, std::ios::binary);
@@ -51,25 +95,15 @@ int sc_main(int argc, char **argv)
     if (int rc = parse(argc, argv, o, std::cout, std::cerr); rc >= 0)
         return rc;
     set_log_level(o.log_level);
+    if (!o.kernel.empty())
+        return run_kernel(o);
 
     platform::vp vp("vp", platform_config(o));
     scenario_runner runner(o, vp);
-
-    sc_core::sc_trace_file *vcd = nullptr;
-    if (!o.vcd.empty()) {
-        std::string base = o.vcd;
-        if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
-            base.resize(base.size() - 4);
-        vcd = sc_core::sc_create_vcd_trace_file(base.c_str());
-        vp.trace(vcd);
-        if (o.vcd_counters != sc_core::SC_ZERO_TIME)
-            vp.pe.trace_counters(vcd, o.vcd_counters);
-    }
-
+    sc_core::sc_trace_file *vcd = open_vcd(o, vp);
     const auto t0 = std::chrono::steady_clock::now();
     vp.run([&](const hal *h) { runner.run(h); });
-    const double host =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double host = seconds_since(t0);
     if (vcd)
         sc_core::sc_close_vcd_trace_file(vcd);
 
@@ -108,4 +142,12 @@ int sc_main(int argc, char **argv)
         return exit_failed;
     }
     return rc;
+}
+
+// A user's first screen is ours (or their image's console), not SystemC's banner: SystemC prints
+// it when its kernel starts, before sc_main, unless this is set.
+int main(int argc, char **argv)
+{
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+    return sc_core::sc_elab_and_sim(argc, argv);
 }

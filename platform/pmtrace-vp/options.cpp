@@ -21,7 +21,7 @@ struct bad_argument {
     std::string what;
 };
 
-// 4096, 0x1000, 64K, 1M
+// 4096, 0x1000, 64K, 1M, 2G
 uint64_t parse_size(const std::string &name, const std::string &text)
 {
     char *end = nullptr;
@@ -32,6 +32,8 @@ uint64_t parse_size(const std::string &name, const std::string &text)
         scale = 1024, end++;
     else if (end && (*end == 'M' || *end == 'm'))
         scale = 1024 * 1024, end++;
+    else if (end && (*end == 'G' || *end == 'g'))
+        scale = 1024 * 1024 * 1024, end++;
     if (text.empty() || text[0] == '-' || !end || *end || errno || v > UINT64_MAX / scale)
         throw bad_argument{"--" + name + ": '" + text + "' is not a number (4096, 0x1000, 64K)"};
     return v * scale;
@@ -92,6 +94,7 @@ struct raw {
     std::string trigger = "none", fault = "permission", fault_address, external_abort = "serror";
     std::string trace_data = "ete";
     std::string clock = "1ns", quantum = "1us", vcd_counters;
+    std::string ram = "128M", time_limit;
     uint64_t trigger_after = 0;
     unsigned fault_stage = 1;
     int fault_level = 3;
@@ -100,6 +103,29 @@ struct raw {
 
 const char *const default_events = "CPU_CYCLES,INST_RETIRED,BR_RETIRED,BR_MIS_PRED_RETIRED,"
                                    "L1D_CACHE,L1D_CACHE_REFILL";
+
+// --kernel: the image is the workload, so the scenario's options do not apply.
+void convert_kernel(const raw &r, const po::variables_map &vm, options &o)
+{
+    for (const char *name :
+         {"scenario",   "iterations",    "duration",      "per-piece",     "irq-cycles",
+          "events",     "event",         "period",        "long-counters", "no-trace",
+          "trace-mode", "trace-data",    "trace-bytes",   "buffer-base",   "buffer-size",
+          "trigger",    "trigger-after", "trigger-count", "trace-out",     "snapshot",
+          "decode",     "fault",         "fault-address", "fault-stage",   "fault-level",
+          "no-fix",     "stats-json"})
+        if (vm.count(name) && !vm[name].defaulted())
+            throw bad_argument{std::string("--") + name +
+                               " belongs to the scenarios; with --kernel the image is the "
+                               "workload"};
+    // QEMU's virt: RAM from 0x4000_0000 up to the 256 GiB boundary.
+    constexpr uint64_t ram_limit = 255ull << 30;
+    o.ram_size = parse_size("ram", r.ram);
+    if (o.ram_size == 0 || o.ram_size & 0xFFF || o.ram_size > ram_limit)
+        throw bad_argument{"--ram: '" + r.ram + "' is not a multiple of 4 KiB from 4K to 255G"};
+    if (!r.time_limit.empty())
+        o.time_limit = parse_time("time-limit", r.time_limit);
+}
 
 void convert(const raw &r, const po::variables_map &vm, options &o)
 {
@@ -209,6 +235,13 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
             throw bad_argument{"--vcd-counters needs --vcd FILE"};
         o.vcd_counters = parse_time("vcd-counters", r.vcd_counters);
     }
+    if (!o.kernel.empty())
+        convert_kernel(r, vm, o);
+    else
+        for (const char *name :
+             {"append", "dtb", "dump-dtb", "ram", "virtualization", "quiet", "time-limit"})
+            if (vm.count(name) && !vm[name].defaulted())
+                throw bad_argument{std::string("--") + name + " needs --kernel IMAGE"};
     lookup<int>("log-level", o.log_level,
                 {{"error", 0}, {"warning", 1}, {"info", 2}, {"debug", 3}});
 }
@@ -234,7 +267,8 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "  pmtrace-vp -s trace --trigger stop --trigger-after 4096 --trigger-count 256\n"
         "  pmtrace-vp -s fault --fault permission --fault-address 0x40101000\n"
         "  pmtrace-vp -s fault --fault memory-error --external-abort report\n"
-        "  pmtrace-vp --vcd run.vcd --vcd-counters 1us --stats-json run.json\n\n"
+        "  pmtrace-vp --vcd run.vcd --vcd-counters 1us --stats-json run.json\n"
+        "  pmtrace-vp --kernel image.bin --append \"console=ttyAMA0\"   boot an image\n\n"
         "General");
     general.add_options()("help,h", "show this help and exit")(
         "scenario,s", po::value(&r.scenario)->default_value(r.scenario),
@@ -322,6 +356,28 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "what an External abort on a trace write does (IMPLEMENTATION DEFINED, RGQWBF): ignore, "
         "serror or report (to the Trace Buffer Unit, TRBSR_EL1.EA)");
 
+    po::options_description kernel("Booting an image (as QEMU's virt board: -kernel, -append, "
+                                   "-dtb, -m)");
+    kernel.add_options()("kernel", po::value(&o.kernel),
+                         "run this image on the AArch64 CPU instead of a scenario: an ELF (by its "
+                         "segments, at its entry), an arm64 Linux Image (its header's "
+                         "text_offset), or a raw binary at RAM + 0x80000; entered at EL1 with "
+                         "x0 = the device tree, MMU off, interrupts masked. The PL011 at "
+                         "0x09000000 is the console (stdout; input from stdin). PSCI "
+                         "SYSTEM_OFF ends the run (exit 0); a summary of what the PMU counted "
+                         "follows")("append", po::value(&o.append),
+                                    "the kernel command line (chosen/bootargs)")(
+        "dtb", po::value(&o.dtb),
+        "give the image this device tree instead of the platform's own (--append still sets "
+        "chosen/bootargs)")("dump-dtb", po::value(&o.dump_dtb),
+                            "write the device tree the image would get to this file and exit")(
+        "ram", po::value(&r.ram)->default_value(r.ram), "RAM size at 0x40000000 (e.g. 512M, 2G)")(
+        "virtualization", po::bool_switch(&o.virtualization),
+        "enter the image at EL2 (PSCI over SMC), as virt with virtualization=on")(
+        "time-limit", po::value(&r.time_limit),
+        "stop after this much simulated time (e.g. 2s); the exit status is then 124")(
+        "quiet,q", po::bool_switch(&o.quiet), "no summary after the console output");
+
     po::options_description outputs("Outputs");
     outputs.add_options()("vcd", po::value(&o.vcd),
                           "write a VCD of PMUIRQ, TRBIRQ, the CPU's IRQ line, the PE's CTI "
@@ -331,7 +387,7 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "stats-json", po::value(&o.stats_json), "write the summary as JSON to this file");
 
     po::options_description all;
-    all.add(general).add(pe).add(counting).add(trace).add(fault).add(outputs);
+    all.add(general).add(pe).add(counting).add(trace).add(fault).add(kernel).add(outputs);
     po::variables_map vm;
     try {
         po::store(po::parse_command_line(argc, argv, all), vm);

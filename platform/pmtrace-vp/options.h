@@ -62,6 +62,16 @@ struct options {
     bool decode = false;  // decode the capture (OpenCSD) and summarize it
     // fault.
     fault_spec fault;
+    // --kernel: an image booted on the AArch64 CPU as QEMU's virt board boots -kernel (with
+    // -append, -dtb, -m, -machine virtualization=on); the scenario options do not apply.
+    std::string kernel;
+    std::string append;
+    std::string dtb;                // a device tree of the user's (else the platform's own)
+    std::string dump_dtb;           // write the device tree given to the image and exit
+    uint64_t ram_size = 0x800'0000; // 128 MiB, virt's default
+    bool virtualization = false;    // enter at EL2, PSCI over SMC
+    bool quiet = false;             // no summary after the console output
+    sc_core::sc_time time_limit = sc_core::SC_ZERO_TIME; // of simulated time; 0: none
     // Outputs.
     std::string vcd;
     sc_core::sc_time vcd_counters = sc_core::SC_ZERO_TIME; // counter sampling; 0: not traced
@@ -73,7 +83,8 @@ struct options {
 // bad argument, with a message on `err`).
 int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &err);
 
-constexpr int exit_ok = 0, exit_failed = 1, exit_usage = 2;
+// 124: --time-limit ended the run (the status `timeout` gives a command it stops).
+constexpr int exit_ok = 0, exit_failed = 1, exit_usage = 2, exit_time_limit = 124;
 
 } // namespace pmtrace::vp_cli
 

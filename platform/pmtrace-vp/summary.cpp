@@ -50,6 +50,21 @@ void line(std::string &out, uint64_t v, const char *what, const std::string &not
     out += buf;
 }
 
+std::string interrupts_note(uint64_t pmu_acks, uint64_t trbe_acks, unsigned trbe_intid)
+{
+    return "(GIC -> CPU IRQ: " + std::to_string(pmu_acks) + " INTID 23 PMUIRQ, " +
+           std::to_string(trbe_acks) + " INTID " + std::to_string(trbe_intid) + " TRBIRQ)";
+}
+
+std::string times(double simulated, double host, uint64_t instructions)
+{
+    char buf[160];
+    const double mips = host > 0 ? instructions / host / 1e6 : 0;
+    std::snprintf(buf, sizeof buf, "\n%20.6f seconds simulated, %.3f seconds host (%.0f MIPS)\n\n",
+                  simulated, host, mips);
+    return buf;
+}
+
 std::string json_string(const std::string &s)
 {
     std::string out = "\"";
@@ -78,8 +93,7 @@ std::string format_text(const summary &s, const run_result &r)
         out += r.decode_text;
     out += "\n";
     line(out, s.irqs_taken, "interrupts taken",
-         "(GIC -> CPU IRQ: " + std::to_string(s.pmu_acks) + " INTID 23 PMUIRQ, " +
-             std::to_string(s.trbe_acks) + " INTID " + std::to_string(s.trbe_intid) + " TRBIRQ)");
+         interrupts_note(s.pmu_acks, s.trbe_acks, s.trbe_intid));
     if (s.trace_generated || s.trace_prohibited || r.traced || r.fault.faults) {
         line(out, s.trace_generated, "trace bytes generated", "(trace unit -> Trace Buffer Unit)");
         line(out, s.trace_written, "trace bytes written", "(Trace Buffer Unit -> RAM)");
@@ -92,11 +106,43 @@ std::string format_text(const summary &s, const run_result &r)
         line(out, s.cti_trbe_management, "CTI trigger 9 events",
              "(management; 8 stopped: " + std::to_string(s.cti_trbe_stopped) +
                  ", 10 wrap: " + std::to_string(s.cti_trbe_wrap) + ")");
-    char buf[160];
-    const double mips = s.host_seconds > 0 ? s.instructions / s.host_seconds / 1e6 : 0;
-    std::snprintf(buf, sizeof buf, "\n%20.6f seconds simulated, %.3f seconds host (%.0f MIPS)\n\n",
-                  s.simulated_seconds, s.host_seconds, mips);
-    out += buf;
+    out += times(s.simulated_seconds, s.host_seconds, s.instructions);
+    return out;
+}
+
+std::string format_kernel_text(const options &o, platform::vp &vp, double host_seconds)
+{
+    std::string out = "\n Performance counter stats for '" + o.kernel +
+                      "' (the PMU's counters as the software left them):\n\n";
+    bool any = false;
+    const auto counters = vp.pe.counters();
+    for (unsigned n = 0; n < counters.size(); n++) {
+        const pmtrace::pe_model::counter_view &c = counters[n];
+        if (!c.enabled)
+            continue;
+        any = true;
+        const char *name = sw_event_name(c.event);
+        char event[32];
+        std::snprintf(event, sizeof event, "0x%04x", c.event);
+        const std::string reg = n == PMT_CYCLE_COUNTER_ID ? "PMCCNTR_EL0"
+                                : n == PMT_INSTRUCTION_COUNTER_ID
+                                    ? "PMICNTR_EL0"
+                                    : "PMEVCNTR" + std::to_string(n) + "_EL0";
+        line(out, c.value, name ? name : event, "(" + reg + ")");
+    }
+    if (!any)
+        out += "  (no counter enabled in PMCNTENSET_EL0)\n";
+    out += "\n";
+    const platform::a64_cpu_stats &cs = vp.a64->stats();
+    line(out, cs.instructions, "instructions retired", "(the CPU)");
+    line(out, cs.exceptions, "exceptions taken",
+         "(" + std::to_string(cs.irqs) + " IRQ, " + std::to_string(cs.serrors) + " SError)");
+    const unsigned trbe_intid = vp.gic.config().trbe_intid;
+    line(out, cs.irqs, "interrupts taken",
+         interrupts_note(vp.gic.cpu(0).acknowledged(platform::virt::pmu_intid),
+                         vp.gic.cpu(0).acknowledged(trbe_intid), trbe_intid));
+    line(out, cs.device_accesses, "device accesses", "(loads and stores outside RAM)");
+    out += times(sc_core::sc_time_stamp().to_seconds(), host_seconds, cs.instructions);
     return out;
 }
 

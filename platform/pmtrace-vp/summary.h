@@ -34,6 +34,10 @@ summary summarize(const options &o, platform::vp &vp, const run_result &r, doubl
 std::string format_text(const summary &s, const run_result &r);
 std::string format_json(const summary &s, const run_result &r);
 
+// --kernel: the PMU's counters as the software left them (those PMCNTENSET_EL0 enables), what
+// the CPU executed and took, and the times.
+std::string format_kernel_text(const options &o, platform::vp &vp, double host_seconds);
+
 } // namespace pmtrace::vp_cli
 
 #endif

@@ -238,7 +238,15 @@ bool unicorn_engine::set_sysreg(unsigned op0, unsigned op1, unsigned crn, unsign
 // given the hflags of EL1 from a saved context. This is the only workaround of the file's kind.
 void unicorn_engine::raw_enter(uint64_t pstate, uint64_t target)
 {
-    unsigned tel = static_cast<unsigned>((reg(a64_reg::pstate) >> 2) & 3);
+    // Unicorn keeps the stack pointer in use in SP and banks it into SP_ELx only when QEMU
+    // itself changes the EL or SPSel; a PSTATE written from the host does not. Bank it here, or
+    // the ERET below restores a stale SP_ELx. That ERET banks SP into SP_EL3: keep SP_EL3.
+    static constexpr a64_reg sp_el[4] = {a64_reg::sp_el0, a64_reg::sp_el1, a64_reg::sp_el2,
+                                         a64_reg::sp_el3};
+    const uint64_t now = reg(a64_reg::pstate);
+    set_reg((now & 1) ? sp_el[(now >> 2) & 3] : a64_reg::sp_el0, reg(a64_reg::sp));
+    const uint64_t saved_sp_el3 = reg(a64_reg::sp_el3);
+    unsigned tel = static_cast<unsigned>((now >> 2) & 3);
     if (tel == 0 && el1_context_) {
         uc_context_save(uc_, scratch_context_);
         std::memcpy(reinterpret_cast<uint8_t *>(scratch_context_) + context_hflags_offset,
@@ -279,6 +287,8 @@ void unicorn_engine::raw_enter(uint64_t pstate, uint64_t target)
     if (mmu_was_on)
         uc_ctl_flush_tlb(uc_);
     set_sysreg(3, elr_op1[tel], 4, 0, 1, saved_elr);
+    if (((pstate >> 2) & 3) != 3 || !(pstate & 1))
+        set_reg(a64_reg::sp_el3, saved_sp_el3);
     set_reg(a64_reg::pc, target);
 }
 

@@ -55,11 +55,25 @@ uart_pl011::uart_pl011(const sc_core::sc_module_name &name, const uart_config &c
     socket.register_transport_dbg(this, &uart_pl011::transport_dbg);
 }
 
-uint64_t uart_pl011::read_register(size_t row, unsigned index, bool)
+bool uart_pl011::receive_ready()
+{
+    if (rx_ < 0 && config_.input)
+        rx_ = config_.input();
+    return rx_ >= 0;
+}
+
+uint64_t uart_pl011::read_register(size_t row, unsigned index, bool debug)
 {
     switch (row) {
-    case DR: return 0; // nothing received
-    case FR: return uartfr_txfe | uartfr_rxfe;
+    case DR: { // the received character (0 with none), taken from the FIFO
+        if (debug ? rx_ < 0 : !receive_ready())
+            return 0;
+        const uint64_t c = static_cast<uint8_t>(rx_);
+        if (!debug)
+            rx_ = -1;
+        return c;
+    }
+    case FR: return uartfr_txfe | ((debug ? rx_ >= 0 : receive_ready()) ? 0 : uartfr_rxfe);
     case RIS:
     case MIS: return 0;
     case PERIPHID: return periph_id[index];
@@ -77,8 +91,7 @@ void uart_pl011::write_register(size_t row, unsigned, uint64_t value, uint64_t m
         output_.push_back(c);
         if (config_.echo) {
             std::fputc(c, stdout);
-            if (c == '\n')
-                std::fflush(stdout);
+            std::fflush(stdout);
         }
         break;
     }

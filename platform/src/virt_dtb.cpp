@@ -365,4 +365,33 @@ std::vector<uint8_t> build_virt_dtb(const virt_dtb_config &config, std::string &
     return {};
 }
 
+std::vector<uint8_t> prepare_user_dtb(const std::vector<uint8_t> &dtb, const std::string &bootargs,
+                                      std::string &error)
+{
+    int result = fdt_check_full(dtb.data(), dtb.size());
+    if (result != 0) {
+        error = std::string("not a valid device tree blob (libfdt: ") + fdt_strerror(result) + ")";
+        return {};
+    }
+    if (bootargs.empty())
+        return dtb;
+    // Room for the property, its name and a /chosen node.
+    std::vector<uint8_t> out(dtb.size() + bootargs.size() + 256, 0);
+    const int size = static_cast<int>(out.size());
+    result = fdt_open_into(dtb.data(), out.data(), size);
+    int chosen = result < 0 ? result : fdt_path_offset(out.data(), "/chosen");
+    if (chosen == -FDT_ERR_NOTFOUND)
+        chosen = fdt_add_subnode(out.data(), 0, "chosen");
+    result =
+        chosen < 0 ? chosen : fdt_setprop_string(out.data(), chosen, "bootargs", bootargs.c_str());
+    if (result >= 0)
+        result = fdt_pack(out.data());
+    if (result < 0) {
+        error = std::string("cannot set /chosen/bootargs (libfdt: ") + fdt_strerror(result) + ")";
+        return {};
+    }
+    out.resize(fdt_totalsize(out.data()));
+    return out;
+}
+
 } // namespace pmtrace::platform

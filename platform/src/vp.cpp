@@ -50,8 +50,8 @@ memory_config ram_config(uint64_t size)
 
 vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     : sc_module(name), bus("bus", config.bus_latency), ram("ram", ram_config(config.ram_size)),
-      uart("uart"), gic("gic", config.gic), cross_trigger("cti", config.cti), mmu("mmu"),
-      pe("pe", config.pe), cpu0("cpu", complete(config).cpu),
+      uart("uart", config.uart), gic("gic", config.gic), cross_trigger("cti", config.cti),
+      mmu("mmu"), pe("pe", config.pe), cpu0("cpu", complete(config).cpu),
       timer("timer", complete(config).timer), config_(complete(config))
 {
     // The ID registers the drivers probe, as the PE model reports them.
@@ -138,12 +138,12 @@ void vp::run(cpu::program program)
     sc_core::sc_start();
 }
 
-bool vp::load(uint64_t address, const std::vector<uint8_t> &image)
+bool vp::load(uint64_t address, const uint8_t *data, size_t n)
 {
-    if (address < virt::ram_base || image.size() > config_.ram_size ||
-        address - virt::ram_base > config_.ram_size - image.size())
+    if (address < virt::ram_base || n > config_.ram_size ||
+        address - virt::ram_base > config_.ram_size - n || !ram.data())
         return false;
-    std::copy(image.begin(), image.end(), ram.data() + (address - virt::ram_base));
+    std::copy(data, data + n, ram.data() + (address - virt::ram_base));
     return true;
 }
 

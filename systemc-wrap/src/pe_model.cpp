@@ -335,26 +335,53 @@ void pe_model::trace_counters(sc_core::sc_trace_file *file, const sc_core::sc_ti
 // Reads the counters as an external debugger with the most secure access would (reads of the
 // frame have no side effects); a counter the frame refuses (OS Double Lock, powered down) keeps
 // its last value.
-void pe_model::sample_counters()
+std::array<pe_model::counter_view, 33> pe_model::counters()
 {
     sync();
-    pmt_security most_secure = config_.core.have_rme   ? PMT_SS_ROOT
-                               : config_.core.have_el3 ? PMT_SS_SECURE
-                                                       : PMT_SS_NONSECURE;
+    const pmt_security most_secure = config_.core.have_rme   ? PMT_SS_ROOT
+                                     : config_.core.have_el3 ? PMT_SS_SECURE
+                                                             : PMT_SS_NONSECURE;
+    auto read32 = [&](uint32_t offset, uint64_t &value) {
+        return pmt_pmu_ext_read(pe_, offset, 4, most_secure, false, &value) == PMT_EXT_OK;
+    };
     auto read64 = [&](uint32_t offset, uint64_t &value) {
         uint64_t lo = 0, hi = 0;
-        if (pmt_pmu_ext_read(pe_, offset, 4, most_secure, false, &lo) != PMT_EXT_OK)
-            return;
+        if (!read32(offset, lo))
+            return false;
         // A 32-bit counter (without FEAT_PMUv3p5) has no upper half.
-        if (pmt_pmu_ext_read(pe_, offset + 4, 4, most_secure, false, &hi) != PMT_EXT_OK)
+        if (!read32(offset + 4, hi))
             hi = 0;
         value = hi << 32 | lo;
+        return true;
     };
-    for (unsigned n = 0; n < config_.core.num_counters; n++)
-        read64(8 * n, traced_counters_[n]);
-    read64(0x0F8, traced_counters_[PMT_CYCLE_COUNTER_ID]);
+    // The external PMU frame (I5.2): PMEVCNTR<n> at 8n, PMCCNTR 0x0F8, PMICNTR 0x100,
+    // PMEVTYPER<n> at 0x400 + 4n, PMCNTENSET 0xC00.
+    std::array<counter_view, 33> view{};
+    uint64_t enables = 0;
+    (void)read32(0xC00, enables);
+    auto fill = [&](unsigned index, uint32_t offset, uint16_t event) {
+        counter_view &c = view[index];
+        c.implemented = read64(offset, c.value);
+        c.enabled = c.implemented && (enables >> index & 1);
+        c.event = event;
+    };
+    for (unsigned n = 0; n < config_.core.num_counters; n++) {
+        uint64_t type = 0;
+        (void)read32(0x400 + 4 * n, type);
+        fill(n, 8 * n, static_cast<uint16_t>(type & 0xFFFF));
+    }
+    fill(PMT_CYCLE_COUNTER_ID, 0x0F8, PMT_EV_CPU_CYCLES);
     if (config_.core.feat_icntr)
-        read64(0x100, traced_counters_[PMT_INSTRUCTION_COUNTER_ID]);
+        fill(PMT_INSTRUCTION_COUNTER_ID, 0x100, PMT_EV_INST_RETIRED);
+    return view;
+}
+
+void pe_model::sample_counters()
+{
+    const std::array<counter_view, 33> view = counters();
+    for (unsigned n = 0; n < view.size(); n++)
+        if (view[n].implemented)
+            traced_counters_[n] = view[n].value;
     sample_event_.notify(sample_interval_);
 }
 

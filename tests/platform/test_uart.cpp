@@ -1,5 +1,5 @@
 // The PL011 UART: characters written to UARTDR are collected, UARTFR never makes a driver wait,
-// identification registers, bad accesses.
+// characters received from the input, identification registers, bad accesses.
 #include "platform/initiator.h"
 
 #include <gtest/gtest-spi.h>
@@ -43,6 +43,33 @@ TEST_F(UartTest, FlagsSayTransmitEmptyAndReceiveEmpty)
 {
     EXPECT_EQ(cpu.rd(uart + 0x18), uartfr_txfe | uartfr_rxfe);
     EXPECT_EQ(cpu.rd(uart + 0x0), 0u);
+}
+
+// The receive side: a waiting character clears UARTFR.RXFE and a read of UARTDR takes it; a
+// debug read (a debugger's view) takes nothing.
+TEST(UartInput, ReceivedCharactersAreReadInOrderFromTheDataRegister)
+{
+    std::string typed = "ok";
+    uart_config config;
+    config.input = [&typed]() {
+        if (typed.empty())
+            return -1;
+        const int c = static_cast<unsigned char>(typed.front());
+        typed.erase(0, 1);
+        return c;
+    };
+    initiator cpu{"cpu"};
+    uart_pl011 u{"uart", config};
+    cpu.socket.bind(u.socket);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    EXPECT_EQ(cpu.rd(0x18) & uartfr_rxfe, 0u);
+    uint32_t peeked = 0;
+    EXPECT_EQ(cpu.debug(tlm::TLM_READ_COMMAND, 0x0, &peeked, 4), 4u);
+    EXPECT_EQ(peeked, uint32_t{'o'});
+    EXPECT_EQ(cpu.rd(0x0), uint32_t{'o'});
+    EXPECT_EQ(cpu.rd(0x0), uint32_t{'k'});
+    EXPECT_EQ(cpu.rd(0x18), uartfr_txfe | uartfr_rxfe); // nothing more
+    EXPECT_EQ(cpu.rd(0x0), 0u);
 }
 
 TEST_F(UartTest, ControlRegistersHoldWhatIsWrittenFromTheirResetValues)

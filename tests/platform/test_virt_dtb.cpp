@@ -372,3 +372,48 @@ TEST(VirtDtbConfig, AnEmptyCpuCompatibleOrAStoppedClockIsRefused)
 }
 
 } // namespace
+
+// A user's device tree (--dtb): checked, and --append sets /chosen/bootargs (replacing the old
+// value, making /chosen when the tree has none), every other node kept.
+TEST_F(VirtDtb, AUsersTreeGetsTheBootargsAndKeepsItsNodes)
+{
+    config.bootargs = "loud";
+    build();
+    blob = prepare_user_dtb(blob, "console=ttyAMA0 quiet", error);
+    ASSERT_FALSE(blob.empty()) << error;
+    EXPECT_EQ(fdt_check_full(blob.data(), blob.size()), 0);
+    EXPECT_EQ(text("/chosen", "bootargs"), "console=ttyAMA0 quiet");
+    EXPECT_EQ(text("/pmu", "compatible"), "arm,armv8-pmuv3");
+}
+
+TEST_F(VirtDtb, AUsersTreeWithoutChosenGetsOne)
+{
+    build();
+    ASSERT_EQ(fdt_open_into(blob.data(), blob.data(), static_cast<int>(blob.size())), 0);
+    ASSERT_EQ(fdt_del_node(blob.data(), node("/chosen")), 0);
+    ASSERT_EQ(fdt_pack(blob.data()), 0);
+    blob.resize(fdt_totalsize(blob.data()));
+    ASSERT_LT(node("/chosen"), 0);
+    blob = prepare_user_dtb(blob, "root=/dev/vda", error);
+    ASSERT_FALSE(blob.empty()) << error;
+    EXPECT_EQ(text("/chosen", "bootargs"), "root=/dev/vda");
+}
+
+TEST_F(VirtDtb, AUsersTreeWithoutAppendIsGivenAsItIs)
+{
+    build();
+    const std::vector<uint8_t> before = blob;
+    EXPECT_EQ(prepare_user_dtb(before, "", error), before);
+}
+
+TEST_F(VirtDtb, WhatIsNotADeviceTreeIsRefused)
+{
+    build();
+    std::vector<uint8_t> truncated(blob.begin(), blob.begin() + blob.size() / 2);
+    for (const std::vector<uint8_t> &bad :
+         {std::vector<uint8_t>{}, std::vector<uint8_t>(64, 0xAB), truncated}) {
+        error.clear();
+        EXPECT_TRUE(prepare_user_dtb(bad, "x", error).empty());
+        EXPECT_NE(error.find("not a valid device tree blob"), std::string::npos) << error;
+    }
+}

@@ -67,6 +67,12 @@ struct virt_dtb_config {
 // "hvc" or "smc", an empty CPU compatible string, a clock of 0 Hz.
 std::vector<uint8_t> build_virt_dtb(const virt_dtb_config &config, std::string &error);
 
+// A device tree of the user's (QEMU's -dtb): checked (fdt_check_full), and with `bootargs` not
+// empty, /chosen/bootargs set to it (the node made when missing), as QEMU does with -append.
+// Empty + error (one sentence) when the blob is not a valid device tree.
+std::vector<uint8_t> prepare_user_dtb(const std::vector<uint8_t> &dtb, const std::string &bootargs,
+                                      std::string &error);
+
 } // namespace pmtrace::platform
 
 #endif

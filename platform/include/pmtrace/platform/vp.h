@@ -63,6 +63,7 @@ struct vp_config {
     sc_core::sc_time bus_latency = sc_core::SC_ZERO_TIME;
     cti_config cti;
     gic_config gic;
+    uart_config uart; // the console: echo to stdout, input
 };
 
 class vp : public sc_core::sc_module
@@ -87,8 +88,13 @@ class vp : public sc_core::sc_module
     // Runs `program` on the CPU to completion (sc_start until the CPU stops the simulation).
     // Once per process: SystemC cannot elaborate again.
     void run(cpu::program program);
-    // With vp_cpu::a64: copies `image` into RAM at `address` (false if it does not fit).
-    bool load(uint64_t address, const std::vector<uint8_t> &image);
+    // Copies `image` (n bytes at `data`) into RAM at `address`: false, with nothing written, if
+    // it does not fit.
+    bool load(uint64_t address, const uint8_t *data, size_t n);
+    bool load(uint64_t address, const std::vector<uint8_t> &image)
+    {
+        return load(address, image.data(), image.size());
+    }
 
     // Waveforms: PMUIRQ, TRBIRQ and the other outputs of the PE model (its CTI triggers among
     // them), the CPU's IRQ line, the CTI's output triggers. Call before run().

@@ -183,6 +183,18 @@ class pe_model : public sc_core::sc_module,
     // Before simulation starts (sc_trace's rule); one sampling process, only when asked for.
     void trace_counters(sc_core::sc_trace_file *file, const sc_core::sc_time &interval);
 
+    // The PMU's counters as an external debugger reads them through the PMU frame (no side
+    // effects; synchronised first): index n < 31 the event counter PMEVCNTR<n>_EL0 with
+    // PMEVTYPER<n>_EL0's event and PMCNTENSET's bit, 31 the cycle counter (PMCCNTR_EL0), 32 the
+    // instruction counter (PMICNTR_EL0, with FEAT_PMUv3_ICNTR).
+    struct counter_view {
+        bool implemented = false;
+        bool enabled = false; // PMCNTENSET_EL0 (PMCR_EL0.E and filtering not applied)
+        uint16_t event = 0;   // PMEVTYPER<n>_EL0.evtCount; CPU_CYCLES / INST_RETIRED for 31 / 32
+        uint64_t value = 0;
+    };
+    std::array<counter_view, 33> counters();
+
     // Counts the cycles up to sc_time_stamp() + offset and re-arms the overflow event (a tool
     // that reads the core directly calls this first).
     void sync(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME)

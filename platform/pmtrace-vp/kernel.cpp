@@ -1,0 +1,155 @@
+// kernel.cpp - pmtrace-vp --kernel (kernel.h).
+#include "kernel.h"
+#include "scenario.h"
+
+#include <pmtrace/platform/boot_image.h>
+#include <pmtrace/platform/virt_dtb.h>
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+namespace pmtrace::vp_cli
+{
+
+namespace
+{
+
+// The console's input: a character from stdin when one is waiting, never blocking; -1 for
+// none (and from the end of the input on).
+int stdin_char()
+{
+    static bool ended = false;
+    pollfd p{STDIN_FILENO, POLLIN, 0};
+    if (ended || poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP)))
+        return -1;
+    unsigned char c = 0;
+    if (read(STDIN_FILENO, &c, 1) != 1) {
+        ended = true;
+        return -1;
+    }
+    return c;
+}
+
+std::string hex(uint64_t v)
+{
+    std::ostringstream s;
+    s << "0x" << std::hex << v;
+    return s.str();
+}
+
+// The device tree the image gets: the user's (--dtb, with --append as chosen/bootargs) or the
+// platform's own.
+std::vector<uint8_t> device_tree(const options &o, const platform::vp &vp, std::string &error)
+{
+    if (!o.dtb.empty()) {
+        std::optional<std::vector<uint8_t>> user = platform::read_file(o.dtb, error);
+        if (!user)
+            return {};
+        std::vector<uint8_t> dtb;
+        if (user)
+            dtb = platform::prepare_user_dtb(*user, o.append, error);
+        if (dtb.empty())
+            error = "--dtb " + o.dtb + ": " + error;
+        return dtb;
+    }
+    platform::virt_dtb_config c;
+    c.ram_size = o.ram_size;
+    c.psci_method = vp.config().a64.entry_el == 2 ? "smc" : "hvc";
+    c.bootargs = o.append;
+    c.pmu_ppi = platform::virt::pmu_intid - 16;
+    c.trbe = vp.config().pe.core.trbe.feat_trbe;
+    c.trbe_ppi = vp.gic.config().trbe_intid - 16;
+    std::vector<uint8_t> dtb = platform::build_virt_dtb(c, error);
+    if (dtb.empty())
+        error = "the platform's device tree: " + error;
+    return dtb;
+}
+
+bool write_file(const std::string &path, const std::vector<uint8_t> &bytes)
+{
+    std::ofstream f(path, std::ios::binary);
+    f.write(reinterpret_cast<const char *>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+    return static_cast<bool>(f);
+}
+
+} // namespace
+
+platform::vp_config kernel_platform_config(const options &o)
+{
+    platform::vp_config c = platform_config(o);
+    c.cpu_kind = platform::vp_cpu::a64;
+    c.ram_size = o.ram_size;
+    c.a64.entry_el = o.virtualization ? 2 : 1;
+    c.a64.quantum = o.quantum;
+    c.uart.echo = true;
+    c.uart.input = stdin_char;
+    return c;
+}
+
+int boot_kernel(const options &o, platform::vp &vp, std::ostream &err)
+{
+    std::string error;
+    const std::vector<uint8_t> dtb = device_tree(o, vp, error);
+    if (dtb.empty()) {
+        err << "pmtrace-vp: " << error << "\n";
+        return exit_usage;
+    }
+    if (!o.dump_dtb.empty()) {
+        if (write_file(o.dump_dtb, dtb))
+            return exit_ok;
+        err << "pmtrace-vp: --dump-dtb: cannot write " << o.dump_dtb << "\n";
+        return exit_failed;
+    }
+
+    std::optional<std::vector<uint8_t>> file = platform::read_file(o.kernel, error);
+    std::optional<platform::boot_image> image;
+    if (file)
+        image = platform::load_boot_image(
+            *file, platform::virt::ram_base, o.ram_size,
+            [&](uint64_t pa, const uint8_t *data, size_t n) { return vp.load(pa, data, n); },
+            error);
+    std::optional<uint64_t> dtb_address;
+    if (image)
+        dtb_address =
+            platform::place_dtb(*image, dtb.size(), platform::virt::ram_base, o.ram_size, error);
+    if (!dtb_address) {
+        err << "pmtrace-vp: --kernel " << o.kernel << ": " << error << "\n";
+        return exit_usage;
+    }
+    (void)vp.load(*dtb_address, dtb.data(), dtb.size());
+    vp.a64->set_boot(image->entry, *dtb_address);
+    return -1;
+}
+
+int kernel_exit_status(const options &o, platform::vp &vp, std::ostream &err)
+{
+    platform::a64_cpu &cpu = *vp.a64;
+    const std::string pc = hex(cpu.engine().reg(platform::a64_reg::pc));
+    switch (cpu.end()) {
+    case platform::a64_cpu_end::system_off: return exit_ok;
+    case platform::a64_cpu_end::system_reset:
+        err << "pmtrace-vp: the software asked for a system reset (PSCI SYSTEM_RESET); "
+               "pmtrace-vp ends there, as QEMU with -no-reboot\n";
+        return exit_ok;
+    case platform::a64_cpu_end::error:
+        err << "pmtrace-vp: the CPU stopped: " << cpu.error() << "\n";
+        return exit_failed;
+    case platform::a64_cpu_end::running: break;
+    }
+    if (o.time_limit != sc_core::SC_ZERO_TIME && sc_core::sc_time_stamp() >= o.time_limit) {
+        err << "pmtrace-vp: --time-limit " << o.time_limit.to_string() << " reached (pc " << pc
+            << ")\n";
+        return exit_time_limit;
+    }
+    err << "pmtrace-vp: nothing left to happen: the CPU waits for an interrupt that nothing will "
+           "raise (pc "
+        << pc << ")\n";
+    return exit_failed;
+}
+
+} // namespace pmtrace::vp_cli

@@ -1,0 +1,31 @@
+// kernel.h - pmtrace-vp --kernel: a user's image booted on the AArch64 CPU as QEMU's virt board
+// boots -kernel (boot_image.h loads it, virt_dtb.h describes the platform to it, x0 = the device
+// tree, MMU off, interrupts masked), the PL011 as the console (stdout, input from stdin), the run
+// to PSCI SYSTEM_OFF.
+#ifndef PMTRACE_VP_KERNEL_H
+#define PMTRACE_VP_KERNEL_H
+
+#include "options.h"
+
+#include <pmtrace/platform/vp.h>
+
+#include <iosfwd>
+
+namespace pmtrace::vp_cli
+{
+
+// The platform the options ask for, with the AArch64 CPU and the console.
+platform::vp_config kernel_platform_config(const options &o);
+
+// Loads the image and its device tree into RAM and gives the CPU its boot state. Returns -1 to
+// run, or the exit status: 0 after --dump-dtb, exit_usage with a message on `err` for an image
+// or device tree that cannot be used.
+int boot_kernel(const options &o, platform::vp &vp, std::ostream &err);
+
+// After the run: exit_ok when the software ended by PSCI SYSTEM_OFF or SYSTEM_RESET,
+// exit_time_limit when --time-limit stopped it, else exit_failed with what went wrong on `err`.
+int kernel_exit_status(const options &o, platform::vp &vp, std::ostream &err);
+
+} // namespace pmtrace::vp_cli
+
+#endif
