@@ -176,7 +176,7 @@ void a64_cpu::count_range(uint64_t begin, uint64_t end, block_info &counts)
 {
     for (uint64_t pc = begin; pc < end; pc += 4) {
         uint32_t insn = 0;
-        if (!engine_->read_memory(pc, &insn, 4))
+        if (!read_code(pc, insn))
             break;
         uint32_t c = a64_classify(insn);
         counts.loads += (c & A64_LOAD) != 0;

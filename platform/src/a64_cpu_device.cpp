@@ -73,7 +73,7 @@ bool a64_cpu::find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &ins
     std::vector<uint32_t> words;
     for (uint64_t p = begin; p < end; p += 4) {
         uint32_t w = 0;
-        if (!engine_->read_memory(p, &w, 4))
+        if (!read_code(p, w))
             break;
         words.push_back(w);
         auto m = a64_decode_mem(w);
@@ -81,7 +81,10 @@ bool a64_cpu::find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &ins
             continue;
         if (stop.write ? !m->store : !m->load)
             continue;
-        if (a64_address(*m, base_reg, xreg, p) != stop.address)
+        // The engine reports a device's physical address, or the virtual one of an access it
+        // found unmapped (Unicorn 2.0.1 looks for a mapping of the virtual address: docs/cpu.md).
+        const uint64_t va = a64_address(*m, base_reg, xreg, p);
+        if (va != stop.address && data_pa(va, m->size, m->store) != stop.address)
             continue;
         if (stop.write && !m->atomic) {
             uint64_t mask = m->size >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * m->size)) - 1;
@@ -142,22 +145,14 @@ void a64_cpu::device_access(const a64_stop &stop)
         values[1] = engine_->x(m.rt2);
     }
     for (unsigned i = 0; i < count; i++) {
-        uint64_t a = address + uint64_t{i} * m.size;
-        if (!bus_access(m.store, a, m.size, values[i])) {
-            // A synchronous External abort on the access (ESR ISS of D24.2.40: ISV only for
-            // a single register without writeback).
-            bool isv = !m.pair && m.addressing == a64_mem_insn::mode::offset;
-            unsigned sas = static_cast<unsigned>(__builtin_ctz(m.size));
-            uint32_t iss = 0x10; // DFSC: synchronous External abort
-            if (m.store)
-                iss |= 1u << 6; // WnR
-            if (isv)
-                iss |= (1u << 24) | (sas << 22) | (uint32_t{m.sign_extend} << 21) | (m.rt << 16) |
-                       (uint32_t{m.dest64 || m.store ? m.size == 8 : false} << 15) |
-                       (uint32_t{m.acquire_release} << 14);
-            unsigned el = current_el();
-            unsigned target = el > 1 ? el : 1;
-            take_sync(target == el ? EC_DABORT_SAME : EC_DABORT_LOWER, iss, pc, true, true, a);
+        const uint64_t va = address + uint64_t{i} * m.size;
+        if (!bus_access(m.store, data_pa(va, m.size, m.store), m.size, values[i])) {
+            // A synchronous External abort on the access. ISS (AArch64.FaultSyndrome): ISV 0
+            // (AArch64.InstructionSyndromeValid holds only for stage 2 faults), WnR, DFSC
+            // 0b010000; FAR the virtual address.
+            const uint32_t iss = 0x10 | (uint32_t{m.store} << 6);
+            const bool same = sync_target_el() == current_el();
+            take_sync(same ? EC_DABORT_SAME : EC_DABORT_LOWER, iss, pc, true, true, va);
             return;
         }
     }

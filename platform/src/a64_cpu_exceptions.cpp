@@ -11,23 +11,6 @@ namespace pmtrace::platform
 
 using namespace a64;
 
-namespace
-{
-
-uint64_t get(a64_engine &e, enc r)
-{
-    uint64_t v = 0;
-    e.sysreg(r.op0, r.op1, r.crn, r.crm, r.op2, v);
-    return v;
-}
-
-void put(a64_engine &e, enc r, uint64_t v)
-{
-    e.set_sysreg(r.op0, r.op1, r.crn, r.crm, r.op2, v);
-}
-
-} // namespace
-
 // AArch64.TakeException: SPSR_ELx, ELR_ELx, ESR_ELx (synchronous and SError), FAR_ELx (aborts),
 // PSTATE (the target EL with SP_ELx, D, A, I, F set), the vector: VBAR_ELx + the group (current
 // EL with SP0, current EL with SPx, lower EL using AArch64) + the type.
@@ -81,11 +64,7 @@ void a64_cpu::take_exception(unsigned target_el, uint32_t ec, uint32_t iss,
 void a64_cpu::take_sync(uint32_t ec, uint32_t iss, uint64_t preferred_return, bool il,
                         bool far_valid, uint64_t far_value)
 {
-    unsigned el = current_el();
-    unsigned target = el > 1 ? el : 1;
-    if (el == 0 && config_.have_el2 && (get(*engine_, hcr_el2) & hcr_tge))
-        target = 2;
-    take_exception(target, ec, iss, preferred_return, VEC_SYNC, il, far_valid, far_value);
+    take_exception(sync_target_el(), ec, iss, preferred_return, VEC_SYNC, il, far_valid, far_value);
 }
 
 // An IRQ is taken when routed to a higher Exception level, or to this one with PSTATE.I clear
@@ -172,7 +151,7 @@ void a64_cpu::handle_exception(const a64_stop &stop)
     case a64_exception::smc: {
         on_block_cut(stop.pc); // the instruction retired
         uint64_t at = stop.pc - 4;
-        (void)engine_->read_memory(at, &insn, 4);
+        (void)read_code(at, insn);
         uint32_t imm16 = (insn >> 5) & 0xFFFF;
         bool conduit = (stop.exception == a64_exception::hvc && config_.entry_el == 1) ||
                        (stop.exception == a64_exception::smc);
@@ -188,17 +167,18 @@ void a64_cpu::handle_exception(const a64_stop &stop)
     }
     case a64_exception::brk:
         on_block_cut(stop.pc);
-        (void)engine_->read_memory(stop.pc, &insn, 4);
+        (void)read_code(stop.pc, insn);
         take_sync(EC_BRK64, (insn >> 5) & 0xFFFF, stop.pc);
         return;
     case a64_exception::undefined:
         on_block_cut(stop.pc);
         take_sync(EC_UNKNOWN, 0, stop.pc);
         return;
+    case a64_exception::instruction_abort:
+    case a64_exception::data_abort: take_abort(stop); return;
     default:
         on_block_cut(stop.pc);
-        fail("engine exception not modelled yet at pc " + hex(stop.pc) +
-             " (instruction and data aborts with the MMU on: docs/cpu.md)");
+        fail("an exception the engine reports and the CPU does not model, at pc " + hex(stop.pc));
         return;
     }
 }

@@ -3,6 +3,7 @@
 #ifndef PMTRACE_PLATFORM_A64_CPU_REGS_H
 #define PMTRACE_PLATFORM_A64_CPU_REGS_H
 
+#include <pmtrace/platform/a64_engine.h>
 #include <pmtrace/pmt_types.h>
 
 #include "hal/hal.h"
@@ -40,7 +41,28 @@ inline enc vbar(unsigned el)
 {
     return {3, el_op1[el], 12, 0, 0};
 }
+inline enc sctlr(unsigned el)
+{
+    return {3, el_op1[el], 1, 0, 0};
+}
+inline enc tcr(unsigned el)
+{
+    return {3, el_op1[el], 2, 0, 2};
+}
+inline enc ttbr0(unsigned el)
+{
+    return {3, el_op1[el], 2, 0, 0};
+}
+inline enc ttbr1(unsigned el)
+{
+    return {3, el_op1[el], 2, 0, 1};
+}
+inline enc mair(unsigned el)
+{
+    return {3, el_op1[el], 10, 2, 0};
+}
 constexpr enc hcr_el2{3, 4, 1, 1, 0};
+constexpr enc id_aa64mmfr0_el1{3, 0, 0, 7, 0};
 constexpr enc id_aa64dfr0_el1{3, 0, 0, 5, 0};
 constexpr enc id_aa64dfr1_el1{3, 0, 0, 5, 1};
 
@@ -48,6 +70,7 @@ constexpr enc id_aa64dfr1_el1{3, 0, 0, 5, 1};
 constexpr uint64_t hcr_imo = 1u << 4;
 constexpr uint64_t hcr_amo = 1u << 5;
 constexpr uint64_t hcr_tge = 1u << 27;
+constexpr uint64_t hcr_e2h = uint64_t{1} << 34;
 
 // PSTATE (SPSR layout).
 constexpr uint64_t pstate_sp = 1u << 0;
@@ -55,6 +78,7 @@ constexpr uint64_t pstate_f = 1u << 6;
 constexpr uint64_t pstate_i = 1u << 7;
 constexpr uint64_t pstate_a = 1u << 8;
 constexpr uint64_t pstate_d = 1u << 9;
+constexpr uint64_t pstate_pan = 1u << 22;
 constexpr uint64_t pstate_nzcv = 0xFull << 28;
 
 // ESR_ELx.EC.
@@ -74,6 +98,18 @@ enum ec : uint32_t {
 
 // Vector offsets (D1.3.1): the exception type within a group.
 enum vector_type : unsigned { VEC_SYNC = 0, VEC_IRQ = 1, VEC_FIQ = 2, VEC_SERROR = 3 };
+
+// The engine's copy of a register.
+inline uint64_t get(a64_engine &e, enc r)
+{
+    uint64_t v = 0;
+    e.sysreg(r.op0, r.op1, r.crn, r.crm, r.op2, v);
+    return v;
+}
+inline void put(a64_engine &e, enc r, uint64_t v)
+{
+    e.set_sysreg(r.op0, r.op1, r.crn, r.crm, r.op2, v);
+}
 
 // An address or a value in messages.
 inline std::string hex(uint64_t v)

@@ -27,6 +27,7 @@
 #define PMTRACE_PLATFORM_A64_CPU_H
 
 #include <pmtrace/platform/a64_engine.h>
+#include <pmtrace/platform/a64_stage1.h>
 #include <pmtrace/platform/generic_timer.h>
 #include <pmtrace/platform/gic_cpu_interface.h>
 #include <pmtrace/platform/signal_if.h>
@@ -168,6 +169,14 @@ class a64_cpu : public sc_core::sc_module,
     void device_access(const a64_stop &stop);
     bool find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &insn);
     bool bus_access(bool write, uint64_t address, unsigned size, uint64_t &value);
+    // The MMU's side: regimes, translation for the model's own accesses, aborts
+    // (a64_cpu_abort.cpp).
+    unsigned sync_target_el();
+    a64_stage1_regime regime(unsigned el);
+    a64_translation translate(uint64_t va, unsigned size, bool write, bool fetch);
+    bool read_code(uint64_t va, uint32_t &insn);
+    uint64_t data_pa(uint64_t va, unsigned size, bool write);
+    void take_abort(const a64_stop &stop);
     // System registers (a64_cpu_sysreg.cpp).
     a64_sysreg_action model_sysreg(const a64_sysreg_access &a, uint64_t &value);
     uint32_t sysreg_iss(const a64_sysreg_access &a) const;

@@ -1,0 +1,169 @@
+// a64_cpu_abort.cpp - the MMU's side of the CPU: which stage 1 regime translates at an Exception
+// level, virtual to physical for the model's own reads (instructions it decodes) and device
+// accesses, and the Instruction and Data Aborts the engine reports without a syndrome: the CPU
+// finds the fault with its own walk (a64_stage1.h) and takes the exception with the ESR and FAR
+// AArch64.Abort gives it (J1.1: AArch64.DataAbort, AArch64.InstructionAbort, AArch64.FaultSyndrome).
+#include <pmtrace/platform/a64_cpu.h>
+#include <pmtrace/platform/a64_decode.h>
+
+#include "a64_cpu_regs.h"
+
+#include <cstring>
+
+namespace pmtrace::platform
+{
+
+using namespace a64;
+
+namespace
+{
+
+// A cache maintenance or DC ZVA instruction by virtual address (SYS, op0 0b01, CRn 7): its
+// address is Xt.
+struct cache_op {
+    bool zva = false; // DC ZVA: a write, not cache maintenance
+    unsigned rt = 0;
+};
+std::optional<cache_op> decode_cache_op(uint32_t insn)
+{
+    if ((insn & 0xFFF8'0000) != 0xD508'0000 || ((insn >> 12) & 0xF) != 7)
+        return std::nullopt;
+    const unsigned op1 = (insn >> 16) & 7, crm = (insn >> 8) & 0xF, op2 = (insn >> 5) & 7;
+    if (crm == 8 || crm == 9) // AT: address translation, which does not abort
+        return std::nullopt;
+    cache_op c;
+    c.zva = op1 == 3 && crm == 4 && op2 == 1;
+    c.rt = insn & 31;
+    return c;
+}
+
+} // namespace
+
+unsigned a64_cpu::sync_target_el()
+{
+    const unsigned el = current_el();
+    if (el == 0 && config_.have_el2 && (get(*engine_, hcr_el2) & hcr_tge))
+        return 2;
+    return el > 1 ? el : 1;
+}
+
+// The regime of `el` (D8.1): EL2 and EL2&0 at EL2, and at EL0 when HCR_EL2.{E2H, TGE} is
+// {1, 1}; EL1&0 otherwise.
+a64_stage1_regime a64_cpu::regime(unsigned el)
+{
+    const uint64_t hcr = config_.have_el2 ? get(*engine_, hcr_el2) : 0;
+    const bool e2h = (hcr & hcr_e2h) != 0;
+    const unsigned r = el == 2 || (el == 0 && e2h && (hcr & hcr_tge)) ? 2 : 1;
+    a64_stage1_regime s;
+    s.sctlr = get(*engine_, sctlr(r));
+    if (!(s.sctlr & 1))
+        return s; // stage 1 off: nothing else is read
+    s.two_ranges = r == 1 || e2h;
+    s.el2_tcr_layout = r == 2 && !e2h;
+    s.tcr = get(*engine_, tcr(r));
+    s.ttbr0 = get(*engine_, ttbr0(r));
+    s.ttbr1 = s.two_ranges ? get(*engine_, ttbr1(r)) : 0;
+    s.mair = get(*engine_, mair(r));
+    static constexpr unsigned pa_range[] = {32, 36, 40, 42, 44, 48, 52};
+    const uint64_t parange = get(*engine_, id_aa64mmfr0_el1) & 0xF;
+    s.pa_bits = parange < 7 ? pa_range[parange] : 48;
+    return s;
+}
+
+a64_translation a64_cpu::translate(uint64_t va, unsigned size, bool write, bool fetch)
+{
+    const unsigned el = current_el();
+    a64_access a;
+    a.va = va;
+    a.size = size;
+    a.write = write;
+    a.fetch = fetch;
+    a.unprivileged = el == 0;
+    a.pan = (engine_->reg(a64_reg::pstate) & pstate_pan) != 0;
+    return a64_stage1_translate(regime(el), a, [this](uint64_t pa, uint64_t &value) {
+        return engine_->read_memory(pa, &value, 8);
+    });
+}
+
+bool a64_cpu::read_code(uint64_t va, uint32_t &insn)
+{
+    const a64_translation t = translate(va, 4, false, true);
+    return t.fault.kind == a64_fault_kind::none && engine_->read_memory(t.pa, &insn, 4);
+}
+
+uint64_t a64_cpu::data_pa(uint64_t va, unsigned size, bool write)
+{
+    const a64_translation t = translate(va, size, write, false);
+    return t.fault.kind == a64_fault_kind::none ? t.pa : va;
+}
+
+// An abort the engine reported at stop.pc (the instruction did not execute).
+void a64_cpu::take_abort(const a64_stop &stop)
+{
+    on_block_cut(stop.pc);
+    const bool same = sync_target_el() == current_el();
+    if (stop.exception == a64_exception::instruction_abort) {
+        const a64_translation t = translate(stop.pc, 4, false, true);
+        if (t.fault.kind == a64_fault_kind::none) {
+            fail("an instruction abort at " + hex(stop.pc) +
+                 " that the translation tables do not explain");
+            return;
+        }
+        // ISS: IFSC; FnV, EA, S1PTW 0 (AArch64.FaultSyndrome). FAR: the address fetched.
+        take_sync(same ? EC_IABORT_SAME : EC_IABORT_LOWER, t.fault.fsc(), stop.pc, true, true,
+                  stop.pc);
+        return;
+    }
+    uint32_t insn = 0;
+    if (!read_code(stop.pc, insn)) {
+        fail("a data abort at " + hex(stop.pc) + " whose instruction cannot be read");
+        return;
+    }
+    // The access: a load or store (its first byte, its element size, all its bytes), or a
+    // cache maintenance instruction by VA (CM, and WnR 1: AArch64.FaultSyndrome).
+    uint64_t va = 0;
+    unsigned element = 1, total = 1;
+    bool write = false, cm = false;
+    if (auto m = a64_decode_mem(insn)) {
+        auto base_reg = [&](unsigned n) {
+            return n == 31 ? engine_->reg(a64_reg::sp) : engine_->x(n);
+        };
+        auto xreg = [&](unsigned n) { return engine_->x(n); };
+        va = a64_address(*m, base_reg, xreg, stop.pc);
+        element = m->size ? m->size : 1;
+        total = element * (m->pair ? 2 : 1);
+        write = m->store;
+    } else if (auto c = decode_cache_op(insn)) {
+        va = engine_->x(c->rt);
+        write = true;
+        cm = !c->zva;
+    } else {
+        fail("a data abort at " + hex(stop.pc) + " from an instruction that is not a load or store");
+        return;
+    }
+    a64_fault fault;
+    uint64_t far = va;
+    // SCTLR_ELx.A: an alignment check before translation (AArch64.FullTranslate's note).
+    const a64_stage1_regime r = regime(current_el());
+    if (!cm && (r.sctlr & (1u << 1)) && (va & (element - 1)))
+        fault.kind = a64_fault_kind::alignment;
+    if (fault.kind == a64_fault_kind::none) {
+        fault = translate(va, element, write, false).fault;
+        // An access that crosses into another page faults there: FAR is that page's first byte.
+        const uint64_t last = va + total - 1;
+        if (fault.kind == a64_fault_kind::none && ((last ^ va) >> 12) != 0) {
+            far = last & ~uint64_t{0xFFF};
+            fault = translate(far, 1, write, false).fault;
+        }
+    }
+    if (fault.kind == a64_fault_kind::none) {
+        fail("a data abort at " + hex(stop.pc) + " on " + hex(va) +
+             " that the translation tables do not explain");
+        return;
+    }
+    // ISS (AArch64.FaultSyndrome): ISV 0 (a stage 1 fault), CM, WnR, DFSC.
+    const uint32_t iss = fault.fsc() | (uint32_t{write} << 6) | (uint32_t{cm} << 8);
+    take_sync(same ? EC_DABORT_SAME : EC_DABORT_LOWER, iss, stop.pc, true, true, far);
+}
+
+} // namespace pmtrace::platform
