@@ -238,7 +238,15 @@ bool unicorn_engine::set_sysreg(unsigned op0, unsigned op1, unsigned crn, unsign
 // given the hflags of EL1 from a saved context. This is the only workaround of the file's kind.
 void unicorn_engine::raw_enter(uint64_t pstate, uint64_t target)
 {
-    unsigned tel = static_cast<unsigned>((reg(a64_reg::pstate) >> 2) & 3);
+    uint64_t from = reg(a64_reg::pstate);
+    unsigned tel = static_cast<unsigned>((from >> 2) & 3);
+    // The SP in use is QEMU's live copy; it is banked only when QEMU itself leaves the state.
+    // The passage below leaves from EL3h (which banks the live SP as SP_EL3) and enters the
+    // target with its banked SP: bank the live SP first where it belongs (SP_EL0 for
+    // PSTATE.SP = 0, else SP_ELx), so neither the state left nor the target sees a stale one.
+    static constexpr a64_reg banked[4] = {a64_reg::sp_el0, a64_reg::sp_el1, a64_reg::sp_el2,
+                                          a64_reg::sp_el3};
+    set_reg((from & 1) ? banked[tel] : a64_reg::sp_el0, reg(a64_reg::sp));
     if (tel == 0 && el1_context_) {
         uc_context_save(uc_, scratch_context_);
         std::memcpy(reinterpret_cast<uint8_t *>(scratch_context_) + context_hflags_offset,

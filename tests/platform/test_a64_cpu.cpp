@@ -137,3 +137,28 @@ TEST(A64Cpu, TimerInterruptWakesWfi)
     EXPECT_EQ(r.x[9], 1u);
     EXPECT_EQ(r.platform->a64->stats().wfis, 1u);
 }
+
+// An exception keeps the stack pointers (D1.3.4): taken from EL1h to EL1h, the handler runs on
+// the SP in use and the program has it back after ERET; taken from EL0, SP_EL0 holds the SP EL0
+// had, and EL0 has it back after ERET.
+TEST(A64Cpu, ExceptionsKeepTheStackPointers)
+{
+    run_result r = run("stack_pointer");
+    EXPECT_EQ(r.x[2], 0x4010'0000u); // the SVC's handler at EL1
+    EXPECT_EQ(r.x[3], 0x4010'0000u); // the UNDEFINED's
+    EXPECT_EQ(r.x[4], 0x4010'0000u); // after both
+    EXPECT_EQ(r.x[5], 0x4010'FF00u); // SP_EL0 in the handler of EL0's SVC
+    EXPECT_EQ(r.x[6], 0x4010'FF00u); // EL0's SP after it
+}
+
+// An EL0-only INST_RETIRED counter enabled at EL1 overflows on the tenth EL0 instruction: the IRQ
+// is taken from EL0 (vector entry 9: lower EL, IRQ) right after it, although the CPU's run that
+// executed the ERET began at EL1, where the counter counts nothing.
+TEST(A64Cpu, El0OnlyCounterOverflowsAtTheExactInstruction)
+{
+    run_result r = run("el0_overflow");
+    EXPECT_EQ(r.x[23], 9u);
+    EXPECT_EQ(r.x[20], r.x[2]);
+    EXPECT_EQ(r.x[21], 23u);
+    EXPECT_EQ(r.x[22], 1u);
+}
