@@ -1,28 +1,18 @@
 // The AArch64 CPU on the reference platform: A64 programs (tests/platform/a64/) run to PSCI
 // SYSTEM_OFF; each test checks what the program leaves in registers and memory against the
 // architecture (ESR_ELx encodings of D24.2.40, the vector offsets of D1.3.1, PMU overflow).
-#include <pmtrace/platform/vp.h>
+#include "a64_image.h"
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
-#include <vector>
 
 using namespace pmtrace::platform;
+using pmtrace::test::warning_log;
 
 namespace
 {
-
-constexpr uint64_t load_address = 0x4008'0000;
-
-std::vector<uint8_t> program(const std::string &name)
-{
-    std::ifstream f(std::string(PMTRACE_A64_DIR) + "/" + name + ".bin", std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
-}
 
 struct run_result {
     std::unique_ptr<vp> platform;
@@ -31,25 +21,13 @@ struct run_result {
 
 run_result run(const std::string &name, vp_config config = vp_config())
 {
-    config.cpu_kind = vp_cpu::a64;
     run_result r;
-    r.platform = std::make_unique<vp>("vp", config);
-    std::vector<uint8_t> image = program(name);
-    EXPECT_FALSE(image.empty()) << name;
-    EXPECT_TRUE(r.platform->load(load_address, image));
-    r.platform->a64->set_boot(load_address, 0);
-    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
+    r.platform =
+        pmtrace::test::run_image(std::string(PMTRACE_A64_DIR) + "/" + name + ".bin", config);
     for (unsigned n = 0; n < 31; n++)
         r.x[n] = r.platform->a64->engine().x(n);
     EXPECT_EQ(r.platform->a64->end(), a64_cpu_end::system_off) << r.platform->a64->error();
     return r;
-}
-
-std::vector<std::string> warnings;
-void keep_warnings(const sc_core::sc_report &report, const sc_core::sc_actions &)
-{
-    if (report.get_severity() == sc_core::SC_WARNING)
-        warnings.push_back(std::string(report.get_msg_type()) + ": " + report.get_msg());
 }
 
 constexpr uint64_t esr(uint32_t ec, uint32_t iss)
@@ -94,11 +72,10 @@ TEST(A64Cpu, OverflowInterruptAtTheExactInstruction)
 // ISS ISV, SAS 0b10, SRT 5, DFSC 0b010000; FAR_EL1 the address; ELR_EL1 the load.
 TEST(A64Cpu, DeviceAccessesAndAnExternalAbort)
 {
-    sc_core::sc_report_handler::set_handler(keep_warnings);
+    warning_log warnings;
     run_result r = run("device");
-    sc_core::sc_report_handler::set_handler(sc_core::sc_report_handler::default_handler);
-    ASSERT_EQ(warnings.size(), 1u);
-    EXPECT_EQ(warnings[0], "vp.bus: no target at 0xa000004 (4 bytes)");
+    ASSERT_EQ(warnings.list().size(), 1u);
+    EXPECT_EQ(warnings.list()[0], "vp.bus: no target at 0xa000004 (4 bytes)");
     EXPECT_EQ(r.platform->uart.output(), "hi");
     EXPECT_EQ(r.x[3] & 0x90, 0x90u);
     EXPECT_EQ(r.x[4] & 0x10, 0x10u);
