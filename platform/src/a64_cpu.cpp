@@ -302,6 +302,11 @@ void a64_cpu::check_state(bool eret)
     if (el != el_) {
         el_ = el;
         (void)state->set_pe_state(pe_state_for(el_), qk_.get_local_time());
+        // The headroom depends on the Exception level (a counter may not count at the old one):
+        // this run ends no later than the new level's budget.
+        uint64_t b = budget();
+        if (b < stop_at_ - retired_)
+            stop_at_ = retired_ + b;
     }
 }
 

@@ -2,7 +2,8 @@
 // level, virtual to physical for the model's own reads (instructions it decodes) and device
 // accesses, and the Instruction and Data Aborts the engine reports without a syndrome: the CPU
 // finds the fault with its own walk (a64_stage1.h) and takes the exception with the ESR and FAR
-// AArch64.Abort gives it (J1.1: AArch64.DataAbort, AArch64.InstructionAbort, AArch64.FaultSyndrome).
+// AArch64.Abort gives it (J1.1: AArch64.DataAbort, AArch64.InstructionAbort,
+// AArch64.FaultSyndrome).
 #include <pmtrace/platform/a64_cpu.h>
 #include <pmtrace/platform/a64_decode.h>
 
@@ -138,7 +139,8 @@ void a64_cpu::take_abort(const a64_stop &stop)
         write = true;
         cm = !c->zva;
     } else {
-        fail("a data abort at " + hex(stop.pc) + " from an instruction that is not a load or store");
+        fail("a data abort at " + hex(stop.pc) +
+             " from an instruction that is not a load or store");
         return;
     }
     a64_fault fault;

@@ -72,24 +72,21 @@ static inline hal_sysreg hal_pmevtyper(unsigned n)
     return HAL_SYSREG(3, 3, 14, 12 + ((n >> 3) & 3), n & 7);
 }
 
-/* Registers outside the model that the drivers use. */
-enum hal_cpu_sysreg {
-    HAL_CURRENTEL = HAL_SYSREG(3, 0, 4, 2, 2), /* EL in bits [3:2] */
-    HAL_MPIDR_EL1 = HAL_SYSREG(3, 0, 0, 0, 5),
-    HAL_ID_AA64DFR0_EL1 = HAL_SYSREG(3, 0, 0, 5, 0), /* PMUVer, TraceBuffer ... (PMT DFR0_*) */
-    HAL_ID_AA64DFR1_EL1 = HAL_SYSREG(3, 0, 0, 5, 1), /* PMICNTR, EBEP ... (PMT DFR1_*) */
-    /* The GICv3 CPU interface (GIC architecture 12.2). */
-    HAL_ICC_PMR_EL1 = HAL_SYSREG(3, 0, 4, 6, 0),
-    HAL_ICC_DIR_EL1 = HAL_SYSREG(3, 0, 12, 11, 1),
-    HAL_ICC_RPR_EL1 = HAL_SYSREG(3, 0, 12, 11, 3),
-    HAL_ICC_IAR1_EL1 = HAL_SYSREG(3, 0, 12, 12, 0),
-    HAL_ICC_EOIR1_EL1 = HAL_SYSREG(3, 0, 12, 12, 1),
-    HAL_ICC_HPPIR1_EL1 = HAL_SYSREG(3, 0, 12, 12, 2),
-    HAL_ICC_BPR1_EL1 = HAL_SYSREG(3, 0, 12, 12, 3),
-    HAL_ICC_CTLR_EL1 = HAL_SYSREG(3, 0, 12, 12, 4),
-    HAL_ICC_SRE_EL1 = HAL_SYSREG(3, 0, 12, 12, 5),
-    HAL_ICC_IGRPEN1_EL1 = HAL_SYSREG(3, 0, 12, 12, 7)
-};
+/* Registers outside the model that the drivers use, X(ID, op0, op1, CRn, CRm, op2): CurrentEL (EL
+ * in bits [3:2]), MPIDR_EL1, ID_AA64DFR0_EL1 (PMUVer, TraceBuffer ...: PMT DFR0_*),
+ * ID_AA64DFR1_EL1 (PMICNTR, EBEP ...: PMT DFR1_*) and the GICv3 CPU interface (GIC architecture
+ * 12.2). HAL_CURRENTEL, HAL_ICC_PMR_EL1 ... */
+/* clang-format off */
+#define HAL_CPU_SYSREG_LIST(X) \
+    X(CURRENTEL,       3, 0,  4,  2, 2) X(MPIDR_EL1,       3, 0,  0,  0, 5) \
+    X(ID_AA64DFR0_EL1, 3, 0,  0,  5, 0) X(ID_AA64DFR1_EL1, 3, 0,  0,  5, 1) \
+    X(ICC_PMR_EL1,     3, 0,  4,  6, 0) X(ICC_DIR_EL1,     3, 0, 12, 11, 1) \
+    X(ICC_RPR_EL1,     3, 0, 12, 11, 3) X(ICC_IAR1_EL1,    3, 0, 12, 12, 0) \
+    X(ICC_EOIR1_EL1,   3, 0, 12, 12, 1) X(ICC_HPPIR1_EL1,  3, 0, 12, 12, 2) \
+    X(ICC_BPR1_EL1,    3, 0, 12, 12, 3) X(ICC_CTLR_EL1,    3, 0, 12, 12, 4) \
+    X(ICC_SRE_EL1,     3, 0, 12, 12, 5) X(ICC_IGRPEN1_EL1, 3, 0, 12, 12, 7)
+/* clang-format on */
+enum hal_cpu_sysreg { HAL_CPU_SYSREG_LIST(HAL_SYSREG_ENUM_) HAL_CPU_SYSREG_END_ };
 
 /* The result of a HAL call. */
 typedef enum hal_status {

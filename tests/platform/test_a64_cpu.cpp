@@ -1,29 +1,19 @@
 // The AArch64 CPU on the reference platform: A64 programs (tests/platform/a64/) run to PSCI
 // SYSTEM_OFF; each test checks what the program leaves in registers and memory against the
 // architecture (ESR_ELx encodings of D24.2.40, the vector offsets of D1.3.1, PMU overflow).
-#include <pmtrace/platform/vp.h>
+#include "a64_image.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
-#include <vector>
 
 using namespace pmtrace::platform;
+using pmtrace::test::warning_log;
 
 namespace
 {
-
-constexpr uint64_t load_address = 0x4008'0000;
-
-std::vector<uint8_t> program(const std::string &name)
-{
-    std::ifstream f(std::string(PMTRACE_A64_DIR) + "/" + name + ".bin", std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
-}
 
 struct run_result {
     std::unique_ptr<vp> platform;
@@ -32,25 +22,13 @@ struct run_result {
 
 run_result run(const std::string &name, vp_config config = vp_config())
 {
-    config.cpu_kind = vp_cpu::a64;
     run_result r;
-    r.platform = std::make_unique<vp>("vp", config);
-    std::vector<uint8_t> image = program(name);
-    EXPECT_FALSE(image.empty()) << name;
-    EXPECT_TRUE(r.platform->load(load_address, image));
-    r.platform->a64->set_boot(load_address, 0);
-    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
+    r.platform =
+        pmtrace::test::run_image(std::string(PMTRACE_A64_DIR) + "/" + name + ".bin", config);
     for (unsigned n = 0; n < 31; n++)
         r.x[n] = r.platform->a64->engine().x(n);
     EXPECT_EQ(r.platform->a64->end(), a64_cpu_end::system_off) << r.platform->a64->error();
     return r;
-}
-
-std::vector<std::string> warnings;
-void keep_warnings(const sc_core::sc_report &report, const sc_core::sc_actions &)
-{
-    if (report.get_severity() == sc_core::SC_WARNING)
-        warnings.push_back(std::string(report.get_msg_type()) + ": " + report.get_msg());
 }
 
 constexpr uint64_t esr(uint32_t ec, uint32_t iss)
@@ -96,11 +74,10 @@ TEST(A64Cpu, OverflowInterruptAtTheExactInstruction)
 // instruction syndrome); FAR_EL1 the address; ELR_EL1 the load.
 TEST(A64Cpu, DeviceAccessesAndAnExternalAbort)
 {
-    sc_core::sc_report_handler::set_handler(keep_warnings);
+    warning_log warnings;
     run_result r = run("device");
-    sc_core::sc_report_handler::set_handler(sc_core::sc_report_handler::default_handler);
-    ASSERT_EQ(warnings.size(), 1u);
-    EXPECT_EQ(warnings[0], "vp.bus: no target at 0xa000004 (4 bytes)");
+    ASSERT_EQ(warnings.list().size(), 1u);
+    EXPECT_EQ(warnings.list()[0], "vp.bus: no target at 0xa000004 (4 bytes)");
     EXPECT_EQ(r.platform->uart.output(), "hi");
     EXPECT_EQ(r.x[3] & 0x90, 0x90u);
     EXPECT_EQ(r.x[4] & 0x10, 0x10u);
@@ -177,4 +154,29 @@ TEST(A64Cpu, TimerInterruptWakesWfi)
     EXPECT_LE(r.x[22] - r.x[1], 627u);
     EXPECT_EQ(r.x[9], 1u);
     EXPECT_EQ(r.platform->a64->stats().wfis, 1u);
+}
+
+// An exception keeps the stack pointers (D1.3.4): taken from EL1h to EL1h, the handler runs on
+// the SP in use and the program has it back after ERET; taken from EL0, SP_EL0 holds the SP EL0
+// had, and EL0 has it back after ERET.
+TEST(A64Cpu, ExceptionsKeepTheStackPointers)
+{
+    run_result r = run("stack_pointer");
+    EXPECT_EQ(r.x[2], 0x4010'0000u); // the SVC's handler at EL1
+    EXPECT_EQ(r.x[3], 0x4010'0000u); // the UNDEFINED's
+    EXPECT_EQ(r.x[4], 0x4010'0000u); // after both
+    EXPECT_EQ(r.x[5], 0x4010'FF00u); // SP_EL0 in the handler of EL0's SVC
+    EXPECT_EQ(r.x[6], 0x4010'FF00u); // EL0's SP after it
+}
+
+// An EL0-only INST_RETIRED counter enabled at EL1 overflows on the tenth EL0 instruction: the IRQ
+// is taken from EL0 (vector entry 9: lower EL, IRQ) right after it, although the CPU's run that
+// executed the ERET began at EL1, where the counter counts nothing.
+TEST(A64Cpu, El0OnlyCounterOverflowsAtTheExactInstruction)
+{
+    run_result r = run("el0_overflow");
+    EXPECT_EQ(r.x[23], 9u);
+    EXPECT_EQ(r.x[20], r.x[2]);
+    EXPECT_EQ(r.x[21], 23u);
+    EXPECT_EQ(r.x[22], 1u);
 }
