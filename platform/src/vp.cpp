@@ -108,6 +108,11 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
             return pmt_pmu_headroom(model->core(), event);
         });
         (void)a64->map_ram(virt::ram_base, config_.ram_size, ram.data());
+        if (config_.a64_trace_stand_in) {
+            trace_unit = std::make_unique<trace_source>("trace_unit", config_.a64_trace);
+            trace_unit->sink.bind(pe.trace_sink);
+            pe.trace_flush.bind(*trace_unit);
+        }
     }
 
     // Interrupts and triggers.
