@@ -1,60 +1,24 @@
 // The AArch64 CPU on the reference platform: A64 programs (tests/platform/a64/) run to PSCI
 // SYSTEM_OFF; each test checks what the program leaves in registers and memory against the
 // architecture (ESR_ELx encodings of D24.2.40, the vector offsets of D1.3.1, PMU overflow).
-#include <pmtrace/platform/vp.h>
+#include "a64_program.h"
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
-#include <memory>
 #include <string>
 #include <vector>
 
 using namespace pmtrace::platform;
+using namespace a64_test;
 
 namespace
 {
-
-constexpr uint64_t load_address = 0x4008'0000;
-
-std::vector<uint8_t> program(const std::string &name)
-{
-    std::ifstream f(std::string(PMTRACE_A64_DIR) + "/" + name + ".bin", std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
-}
-
-struct run_result {
-    std::unique_ptr<vp> platform;
-    uint64_t x[31] = {};
-};
-
-run_result run(const std::string &name, vp_config config = vp_config())
-{
-    config.cpu_kind = vp_cpu::a64;
-    run_result r;
-    r.platform = std::make_unique<vp>("vp", config);
-    std::vector<uint8_t> image = program(name);
-    EXPECT_FALSE(image.empty()) << name;
-    EXPECT_TRUE(r.platform->load(load_address, image));
-    r.platform->a64->set_boot(load_address, 0);
-    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
-    for (unsigned n = 0; n < 31; n++)
-        r.x[n] = r.platform->a64->engine().x(n);
-    EXPECT_EQ(r.platform->a64->end(), a64_cpu_end::system_off) << r.platform->a64->error();
-    return r;
-}
 
 std::vector<std::string> warnings;
 void keep_warnings(const sc_core::sc_report &report, const sc_core::sc_actions &)
 {
     if (report.get_severity() == sc_core::SC_WARNING)
         warnings.push_back(std::string(report.get_msg_type()) + ": " + report.get_msg());
-}
-
-constexpr uint64_t esr(uint32_t ec, uint32_t iss)
-{
-    return (uint64_t{ec} << 26) | (1u << 25) | iss;
 }
 
 } // namespace
