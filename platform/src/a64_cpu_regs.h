@@ -48,6 +48,7 @@ constexpr enc id_aa64dfr1_el1{3, 0, 0, 5, 1};
 constexpr uint64_t hcr_imo = 1u << 4;
 constexpr uint64_t hcr_amo = 1u << 5;
 constexpr uint64_t hcr_tge = 1u << 27;
+constexpr uint64_t hcr_e2h = 1ull << 34;
 
 // PSTATE (SPSR layout).
 constexpr uint64_t pstate_sp = 1u << 0;

@@ -141,3 +141,23 @@ TEST(A64Events, OverflowAtEl0RightAfterTheEret)
     EXPECT_EQ(r.x[22], 23u);
     EXPECT_EQ(r.x[23], 1u);
 }
+
+// D14.3 EXC_TAKEN counts each exception taken, EXC_SVC each SVC Taken locally, EXC_UNDEF every
+// other synchronous exception Taken locally (BRK, UDF, the trapped MRS), EXC_IRQ each IRQ Taken
+// locally, EXC_TRAP_OTHER none (nothing here leaves the EL or EL0 -> EL1 path: D14.1 "Taken
+// locally"); EXC_RETURN each ERET: 7. D13.7.3.1: an exception is counted before it is taken,
+// an exception return before it returns, so the third ERET's overflow is an IRQ taken at the
+// instruction it returns to.
+TEST(A64Events, ExceptionEventsAndAnOverflowOnExceptionReturn)
+{
+    run_result r = run("exc_events");
+    EXPECT_EQ(r.x[10], 6u);
+    EXPECT_EQ(r.x[11], 2u);
+    EXPECT_EQ(r.x[12], 3u);
+    EXPECT_EQ(r.x[13], 0x1'0000'0004u); // 2^32 - 3 + 7
+    EXPECT_EQ(r.x[14], 1u);
+    EXPECT_EQ(r.x[15], 0u);
+    EXPECT_EQ(r.x[20], r.x[1]);
+    EXPECT_EQ(r.x[21], 23u);
+    EXPECT_EQ(r.x[22], 1u << 3);
+}
