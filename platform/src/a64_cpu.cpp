@@ -94,6 +94,21 @@ void a64_cpu::fail(const std::string &why)
     SC_REPORT_ERROR(name(), why.c_str());
 }
 
+std::array<uint64_t, 2> a64_cpu::common_events(bool trbe)
+{
+    std::array<uint64_t, 2> e{};
+    for (uint16_t n : {PMT_EV_SW_INCR, PMT_EV_INST_RETIRED, PMT_EV_CPU_CYCLES, PMT_EV_EXC_TAKEN,
+                       PMT_EV_EXC_RETURN, PMT_EV_CHAIN})
+        e[0] |= uint64_t{1} << n;
+    for (const a64::block_event &b : block_events)
+        if (b.event < 64)
+            e[0] |= uint64_t{1} << b.event;
+    if (trbe)
+        e[1] |= (uint64_t{1} << (PMT_EV_TRB_WRAP - 0x4000)) |
+                (uint64_t{1} << (PMT_EV_TRB_TRIG - 0x4000));
+    return e;
+}
+
 // ---- the thread -----------------------------------------------------------------------------
 
 void a64_cpu::main()

@@ -16,7 +16,8 @@ namespace pmtrace::platform::a64
 // EL2 because HCR_EL2.{E2H, TGE} is {1, 1}.
 inline bool taken_locally(unsigned from, unsigned target, bool e2h_and_tge)
 {
-    return from == target || (from == 0 && target == 1) || (from == 0 && target == 2 && e2h_and_tge);
+    return from == target || (from == 0 && target == 1) ||
+           (from == 0 && target == 2 && e2h_and_tge);
 }
 
 // EXC_HVC and EXC_SMC count every such exception; the others split on Taken locally: EXC_SVC,

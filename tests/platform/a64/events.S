@@ -8,7 +8,7 @@
 //   svc #0 -> b, eret         an exception: the vector's branch and the exception return
 //   cbz x2 (not taken)        a conditional branch not taken
 //   subs, b.ne loop           a conditional branch, taken but in the last iteration
-// x10..x17 get the counters after the loop.
+// x10..x17 get the counters after the loop; x19, x20 PMCEID0_EL0, PMCEID1_EL0.
 #include "common.inc"
 #define ITERATIONS 10
 .global _start
@@ -59,6 +59,8 @@ loop:
     mrs x16, pmevcntr6_el0
     mrs x17, pmevcntr7_el0
     mov x18, #ITERATIONS
+    mrs x19, pmceid0_el0
+    mrs x20, pmceid1_el0
 never:
     system_off
 

@@ -128,6 +128,11 @@ class a64_cpu : public sc_core::sc_module,
     // The boot state: pc and x0..x3 (x0: the device tree), at config.entry_el, MMU off, DAIF set.
     void set_boot(uint64_t pc, uint64_t x0, uint64_t x1 = 0, uint64_t x2 = 0, uint64_t x3 = 0);
 
+    // The common events (PMCEID0/1_EL0: bit e of [0] is event e, of [1] event 0x4000 + e) this
+    // CPU delivers, with those the PMU generates itself (SW_INCR, CHAIN) and, with a Trace
+    // Buffer Unit, its TRB_WRAP and TRB_TRIG.
+    static std::array<uint64_t, 2> common_events(bool trbe);
+
     a64_engine &engine() { return *engine_; }
     const a64_cpu_stats &stats() const { return stats_; }
     const a64_cpu_config &config() const { return config_; }

@@ -48,7 +48,8 @@ constexpr uint64_t trbe_frame_size = 0x1000;
 } // namespace virt
 
 // The PE the platform has by default: pe_model_config's defaults, with FEAT_TRBE and every common
-// event the PE delivers listed in PMCEID.
+// event listed in PMCEID (the host-driven CPU's workloads report any; the AArch64 CPU replaces
+// the list with its own: vp_config::a64_pmceid).
 pmtrace::pe_model_config vp_default_pe();
 
 // Which CPU runs the software: the host-driven CPU (sw/ apps through the HAL, cpu.h) or the
@@ -60,6 +61,9 @@ struct vp_config {
     vp_cpu cpu_kind = vp_cpu::host;
     cpu_config cpu;     // quantum; the rest is filled in from `pe`
     a64_cpu_config a64; // entry EL, timing; the rest from `pe`
+    // With vp_cpu::a64, PMCEID0/1_EL0 list exactly the events that CPU delivers
+    // (a64_cpu::common_events in pe.core.common_events); false keeps pe's list.
+    bool a64_pmceid = true;
     // With vp_cpu::a64, nothing produces trace yet (the CPU's ETE is issue 14): a stand-in
     // trace unit (trace_source.h: a byte stream at a rate, counting up from 0) feeds
     // pe.trace_sink and answers the TRBE's flush requests. It ignores TRFCR_ELx and the
