@@ -204,6 +204,7 @@ void a64_cpu::count_range(uint64_t begin, uint64_t end, block_info &counts)
         if (!engine_->read_memory(pc, &insn, 4))
             break;
         uint32_t c = a64_classify(insn);
+        counts.classes |= c;
         for (unsigned k = 0; k < num_block_events; k++)
             counts.events[k] += occurrences(k, c);
         if (pc + 4 >= end)
@@ -244,14 +245,37 @@ void a64_cpu::retire_one(uint32_t insn)
     }
 }
 
-// The running block retired up to `end`; at its end, an ERET or a PSTATE write may have
-// changed the Exception level.
+// The running block retired up to `end`. At its end: an ERET or a PSTATE write may have
+// changed the Exception level; a TSB CSYNC (blocks end after one) takes effect.
 void a64_cpu::finish_block(uint64_t end)
 {
     retire_range(block_begin_, std::min(end, block_end_));
     block_active_ = false;
-    if (end >= block_end_ && current_info_ && (current_info_->last_class & (A64_ERET | A64_PSTATE)))
-        check_state((current_info_->last_class & A64_ERET) != 0);
+    if (end < block_end_ || !current_info_)
+        return;
+    uint32_t last = current_info_->last_class;
+    if (last & (A64_ERET | A64_PSTATE))
+        check_state((last & A64_ERET) != 0);
+    if (last & A64_TSB)
+        tsb_csync();
+}
+
+// TSB CSYNC (D6.6.1): the Trace Buffer Unit writes all the trace it accepted. While a trace
+// unit flush it requested is pending the TSB CSYNC is not complete (RJQDJD): simulated time
+// moves on until it is.
+void a64_cpu::tsb_csync()
+{
+    stats_.tsb_csyncs++;
+    pmtrace::trbe_cpu_if *unit = trbe.get_interface(0);
+    if (!unit)
+        return;
+    report();
+    (void)unit->tsb_csync(qk_.get_local_time());
+    for (unsigned n = 0; n < 1000 && unit->trbe_status().flush_pending; n++) {
+        qk_.sync();
+        stats_.syncs++;
+        (void)unit->tsb_csync(qk_.get_local_time());
+    }
 }
 
 void a64_cpu::report()
@@ -343,6 +367,20 @@ uint64_t a64_cpu::event_stop(uint64_t address, uint32_t size)
     return ~uint64_t{0};
 }
 
+// The address after the block's first instruction of one of `classes`; ~0 when that is the
+// block's last (or there is none).
+uint64_t a64_cpu::after_first(uint64_t address, uint32_t size, uint32_t classes)
+{
+    for (uint64_t pc = address; pc + 4 < address + size; pc += 4) {
+        uint32_t insn = 0;
+        if (!engine_->read_memory(pc, &insn, 4))
+            break;
+        if (a64_classify(insn) & classes)
+            return pc + 4;
+    }
+    return ~uint64_t{0};
+}
+
 uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
 {
     if (block_active_)
@@ -357,6 +395,8 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
         stop = address + 4 * (stop_at_ - retired_);
     if (watched_)
         stop = std::min(stop, event_stop(address, size));
+    if (current_info_->classes & A64_TSB)
+        stop = std::min(stop, after_first(address, size, A64_TSB));
     // A stop inside the block: the engine runs it again cut there (on_block is called again).
     if (stop >= address && stop < address + size)
         return stop;

@@ -71,6 +71,9 @@ uint32_t a64_classify(uint32_t insn)
         // WFI: hint CRm = 0000, op2 = 011.
         if (insn == 0xD503207F)
             return A64_WFI;
+        // TSB CSYNC: hint CRm = 0010, op2 = 010.
+        if (insn == 0xD503225F)
+            return A64_TSB;
         // DC ZVA: D14.1 "Memory-writing instructions" counts it as one.
         if ((insn & 0xFFFFFFE0) == 0xD50B7420)
             return A64_STORE;

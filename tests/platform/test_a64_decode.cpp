@@ -103,6 +103,7 @@ TEST(A64Decode, Classes)
     EXPECT_EQ(a64_classify(0xD69F03E0), uint32_t{A64_ERET});
     EXPECT_EQ(a64_classify(0xD50342FF), uint32_t{A64_PSTATE});    // msr daifclr, #2
     EXPECT_EQ(a64_classify(0xD4000001), uint32_t{A64_EXCEPTION}); // svc
+    EXPECT_EQ(a64_classify(0xD503225F), uint32_t{A64_TSB});       // tsb csync
     EXPECT_EQ(a64_classify(0x8B030041), 0u);                      // add
 }
 

@@ -67,3 +67,27 @@ TEST(A64Firmware, TrbeFillModeBufferFullThroughTrbirq)
     const auto &bus = r.platform->pe.trace_stats();
     EXPECT_EQ(bus.transport_bytes + bus.dmi_bytes, limit - buf);
 }
+
+// D6.6.1, RJQDJD: the stand-in trace unit sends exactly 1,000 bytes (bytes 0..999 of its
+// stream, all while the buffer is enabled). Whole 64-byte units are written as they complete:
+// TRBPTR_EL1 is BUF + 960 before TSB CSYNC; the TSB CSYNC writes the last 40 bytes: BUF + 1,000
+// after it, and memory holds byte k of the stream at BUF + k.
+TEST(A64Firmware, TsbCsyncWritesThePartialAlignmentUnit)
+{
+    constexpr uint64_t buf = 0x4010'0000, sent = 1000;
+    vp_config c;
+    c.a64_trace_stand_in = true;
+    c.a64_trace.start_delay = sc_core::sc_time(10, sc_core::SC_US);
+    c.a64_trace.limit = sent;
+    run_result r = run("trbe_tsb", c);
+    ASSERT_EQ(r.platform->trace_unit->bytes_sent(), sent);
+    EXPECT_EQ(r.x[20], buf + 960);
+    EXPECT_EQ(r.x[21], buf + sent);
+    EXPECT_EQ(r.platform->a64->stats().tsb_csyncs, 1u);
+    const uint8_t *ram = r.platform->ram.data() - virt::ram_base;
+    bool holds = true;
+    for (uint64_t k = 0; k < sent; k++)
+        holds &= ram[buf + k] == static_cast<uint8_t>(k);
+    EXPECT_TRUE(holds);
+    EXPECT_EQ(ram[buf + sent], 0u);
+}

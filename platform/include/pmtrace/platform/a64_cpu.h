@@ -15,6 +15,8 @@
 // - exceptions: entry and return as the architecture says (target EL, vector, ESR, ELR, SPSR,
 //   FAR, PSTATE) for SVC, HVC, SMC, BRK, UNDEFINED, system register traps, External aborts on
 //   device accesses, IRQ and SError;
+// - TSB CSYNC to the Trace Buffer Unit (trbe_cpu_if::tsb_csync) at the instruction boundary
+//   after it;
 // - PSCI 1.0 as firmware answers it on the boot conduit (HVC when entered at EL1, SMC at EL2);
 // - time and events: an instruction takes cycles_per_instruction cycles of the PE clock; the
 //   quantum keeper decouples the CPU; the events of the executed code (INST_RETIRED, CPU_CYCLES,
@@ -81,6 +83,7 @@ struct a64_cpu_stats {
     uint64_t device_accesses = 0;
     uint64_t bus_errors = 0;
     uint64_t wfis = 0;
+    uint64_t tsb_csyncs = 0;
     uint64_t syncs = 0;
 };
 
@@ -163,6 +166,8 @@ class a64_cpu : public sc_core::sc_module,
     void plan();
     uint64_t budget();
     uint64_t event_stop(uint64_t address, uint32_t size);
+    uint64_t after_first(uint64_t address, uint32_t size, uint32_t classes);
+    void tsb_csync();
     void check_state(bool eret);
     // Exceptions (a64_cpu_exceptions.cpp).
     void take_exception(unsigned target_el, uint32_t ec, uint32_t iss, uint64_t preferred_return,
@@ -227,6 +232,7 @@ class a64_cpu : public sc_core::sc_module,
         uint64_t address = ~uint64_t{0};
         uint32_t size = 0;
         uint32_t last_class = 0;
+        uint32_t classes = 0; // of all its instructions
         std::array<uint32_t, num_block_events> events{};
     };
     const block_info &info(uint64_t address, uint32_t size);

@@ -28,6 +28,7 @@ enum a64_class : uint32_t {
     A64_PSTATE = 1u << 7,      // MSR (immediate) to a PSTATE field (DAIFSet, DAIFClr, SPSel, ...)
     A64_EXCEPTION = 1u << 8,   // SVC, HVC, SMC, BRK, HLT
     A64_WFI = 1u << 9,         // WFI
+    A64_TSB = 1u << 10,        // TSB CSYNC
 };
 
 uint32_t a64_classify(uint32_t insn);
