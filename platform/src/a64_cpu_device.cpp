@@ -178,9 +178,7 @@ void a64_cpu::device_access(const a64_stop &stop)
         else
             engine_->set_x(m.rn, nb);
     }
-    retired_ += 1;
-    unreported_insns_ += 1;
-    (m.load ? unreported_loads_ : unreported_stores_) += 1;
+    retire_one(insn);
     engine_->set_reg(a64_reg::pc, pc + 4);
 }
 

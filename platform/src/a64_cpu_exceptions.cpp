@@ -3,6 +3,7 @@
 #include <pmtrace/platform/a64_cpu.h>
 
 #include "a64_cpu_regs.h"
+#include "a64_exception_events.h"
 
 #include <pmtrace/pmt_events.h>
 
@@ -37,24 +38,11 @@ void a64_cpu::take_exception(unsigned target_el, uint32_t ec, uint32_t iss,
     if (config_.exception_entry_cycles)
         qk_.inc(config_.clock_period * static_cast<double>(config_.exception_entry_cycles));
     const sc_core::sc_time &t = qk_.get_local_time();
-    // The events are attributed to the state the exception was taken from.
+    // The events are attributed to the state the exception was taken from (D13.7.3).
+    uint64_t hcr = config_.have_el2 ? get(*engine_, hcr_el2) : 0;
+    bool local = taken_locally(from, target_el, (hcr & hcr_e2h) && (hcr & hcr_tge));
     (void)events->count_event(PMT_EV_EXC_TAKEN, 1, t);
-    uint16_t specific = 0;
-    if (vector_type == VEC_IRQ)
-        specific = PMT_EV_EXC_IRQ;
-    else if (vector_type == VEC_SYNC) {
-        switch (ec) {
-        case EC_UNKNOWN: specific = PMT_EV_EXC_UNDEF; break;
-        case EC_SVC64: specific = PMT_EV_EXC_SVC; break;
-        case EC_HVC64: specific = PMT_EV_EXC_HVC; break;
-        case EC_SMC64: specific = PMT_EV_EXC_SMC; break;
-        case EC_DABORT_LOWER:
-        case EC_DABORT_SAME: specific = PMT_EV_EXC_DABORT; break;
-        default: break;
-        }
-    }
-    if (specific)
-        (void)events->count_event(specific, 1, t);
+    (void)events->count_event(exception_event(vector_type, ec, local), 1, t);
     el_ = target_el;
     (void)state->set_pe_state(pe_state_for(el_), t);
 }

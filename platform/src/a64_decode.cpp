@@ -27,7 +27,10 @@ uint32_t a64_classify(uint32_t insn)
     // Loads and stores: op0 = x1x0 (bit 27 set, bit 25 clear).
     if (bits(insn, 27, 27) == 1 && bits(insn, 25, 25) == 0) {
         if (auto m = a64_decode_mem(insn)) {
-            if (m->load)
+            // D14.1 "Memory-reading instructions": an atomic that returns no value to the PE
+            // (ST<op>: LD<op> or SWP with Rt = XZR) is not one; it still writes memory.
+            bool no_result = m->atomic && bits(insn, 29, 27) == 0b111 && m->rt == 31;
+            if (m->load && !no_result)
                 c |= A64_LOAD;
             if (m->store)
                 c |= A64_STORE;
@@ -68,6 +71,12 @@ uint32_t a64_classify(uint32_t insn)
         // WFI: hint CRm = 0000, op2 = 011.
         if (insn == 0xD503207F)
             return A64_WFI;
+        // TSB CSYNC: hint CRm = 0010, op2 = 010.
+        if (insn == 0xD503225F)
+            return A64_TSB;
+        // DC ZVA: D14.1 "Memory-writing instructions" counts it as one.
+        if ((insn & 0xFFFFFFE0) == 0xD50B7420)
+            return A64_STORE;
     }
     return c;
 }
@@ -144,13 +153,17 @@ std::optional<a64_mem_insn> a64_decode_mem(uint32_t insn)
             m.shift = bits(insn, 12, 12) ? scale : 0;
             return m;
         }
-        if (bits(insn, 11, 10) == 0b00 && !v) { // atomic memory operations, swap
+        if (bits(insn, 11, 10) == 0b00 && !v) { // atomic memory operations, swap, LDAPR
             m.size = 1u << size;
-            m.atomic = true;
             m.load = true;
-            m.store = true;
             m.dest64 = size == 3;
             m.rm = bits(insn, 20, 16); // Rs
+            if (bits(insn, 15, 15) == 1 && bits(insn, 14, 12) == 0b100) {
+                m.acquire_release = true; // LDAPR, LDAPRH, LDAPRB (o3 = 1, opc = 100): a load
+                return m;
+            }
+            m.atomic = true;
+            m.store = true;
             return m;
         }
         return std::nullopt;
@@ -219,8 +232,9 @@ std::optional<a64_mem_insn> a64_decode_mem(uint32_t insn)
         m.rm = bits(insn, 20, 16); // Rs
         return m;
     }
-    // SIMD structures, tags, ...: a load or a store, operands not decoded here.
-    if (bits(insn, 31, 31) == 0 && bits(insn, 29, 24) == 0b001100 && v) {
+    // SIMD structures (multiple and single, post-indexed or not: bits [29:23] 001100x and
+    // 001101x): a load or a store, operands not decoded here.
+    if (bits(insn, 31, 31) == 0 && bits(insn, 29, 25) == 0b00110) {
         m.load = bits(insn, 22, 22);
         m.store = !m.load;
         m.size = 0;

@@ -33,6 +33,11 @@ vp_config vp::complete(vp_config c)
     c.a64.pmuv3p9 = c.pe.core.pmu_version >= PMT_PMUV3P9;
     c.a64.trbe = c.pe.core.trbe.feat_trbe;
     c.a64.trbe_exc = c.pe.core.trbe.feat_trbe_exc;
+    if (c.cpu_kind == vp_cpu::a64 && c.a64_pmceid) {
+        std::array<uint64_t, 2> e = a64_cpu::common_events(c.pe.core.trbe.feat_trbe);
+        c.pe.core.common_events[0] = e[0];
+        c.pe.core.common_events[1] = e[1];
+    }
     c.timer.have_el2 = c.pe.core.have_el2;
     c.timer.have_el3 = c.pe.core.have_el3;
     return c;
@@ -51,7 +56,7 @@ memory_config ram_config(uint64_t size)
 vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     : sc_module(name), bus("bus", config.bus_latency), ram("ram", ram_config(config.ram_size)),
       uart("uart", config.uart), gic("gic", config.gic), cross_trigger("cti", config.cti),
-      mmu("mmu"), pe("pe", config.pe), cpu0("cpu", complete(config).cpu),
+      mmu("mmu"), pe("pe", complete(config).pe), cpu0("cpu", complete(config).cpu),
       timer("timer", complete(config).timer), config_(complete(config))
 {
     // The ID registers the drivers probe, as the PE model reports them.
@@ -108,6 +113,11 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
             return pmt_pmu_headroom(model->core(), event);
         });
         (void)a64->map_ram(virt::ram_base, config_.ram_size, ram.data());
+        if (config_.a64_trace_stand_in) {
+            trace_unit = std::make_unique<trace_source>("trace_unit", config_.a64_trace);
+            trace_unit->sink.bind(pe.trace_sink);
+            pe.trace_flush.bind(*trace_unit);
+        }
     }
 
     // Interrupts and triggers.

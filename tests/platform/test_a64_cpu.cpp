@@ -1,42 +1,16 @@
 // The AArch64 CPU on the reference platform: A64 programs (tests/platform/a64/) run to PSCI
 // SYSTEM_OFF; each test checks what the program leaves in registers and memory against the
 // architecture (ESR_ELx encodings of D24.2.40, the vector offsets of D1.3.1, PMU overflow).
-#include "a64_image.h"
+#include "a64_program.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <memory>
 #include <string>
 
 using namespace pmtrace::platform;
+using namespace a64_test;
 using pmtrace::test::warning_log;
-
-namespace
-{
-
-struct run_result {
-    std::unique_ptr<vp> platform;
-    uint64_t x[31] = {};
-};
-
-run_result run(const std::string &name, vp_config config = vp_config())
-{
-    run_result r;
-    r.platform =
-        pmtrace::test::run_image(std::string(PMTRACE_A64_DIR) + "/" + name + ".bin", config);
-    for (unsigned n = 0; n < 31; n++)
-        r.x[n] = r.platform->a64->engine().x(n);
-    EXPECT_EQ(r.platform->a64->end(), a64_cpu_end::system_off) << r.platform->a64->error();
-    return r;
-}
-
-constexpr uint64_t esr(uint32_t ec, uint32_t iss)
-{
-    return (uint64_t{ec} << 26) | (1u << 25) | iss;
-}
-
-} // namespace
 
 // SVC (EC 0x15, ISS imm16, ELR the next instruction), BRK (EC 0x3C, ISS the comment, ELR the
 // instruction) and an UNDEFINED instruction (EC 0x00, ELR the instruction), each taken from EL1h
@@ -167,16 +141,4 @@ TEST(A64Cpu, ExceptionsKeepTheStackPointers)
     EXPECT_EQ(r.x[4], 0x4010'0000u); // after both
     EXPECT_EQ(r.x[5], 0x4010'FF00u); // SP_EL0 in the handler of EL0's SVC
     EXPECT_EQ(r.x[6], 0x4010'FF00u); // EL0's SP after it
-}
-
-// An EL0-only INST_RETIRED counter enabled at EL1 overflows on the tenth EL0 instruction: the IRQ
-// is taken from EL0 (vector entry 9: lower EL, IRQ) right after it, although the CPU's run that
-// executed the ERET began at EL1, where the counter counts nothing.
-TEST(A64Cpu, El0OnlyCounterOverflowsAtTheExactInstruction)
-{
-    run_result r = run("el0_overflow");
-    EXPECT_EQ(r.x[23], 9u);
-    EXPECT_EQ(r.x[20], r.x[2]);
-    EXPECT_EQ(r.x[21], 23u);
-    EXPECT_EQ(r.x[22], 1u);
 }

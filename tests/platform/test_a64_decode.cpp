@@ -103,5 +103,24 @@ TEST(A64Decode, Classes)
     EXPECT_EQ(a64_classify(0xD69F03E0), uint32_t{A64_ERET});
     EXPECT_EQ(a64_classify(0xD50342FF), uint32_t{A64_PSTATE});    // msr daifclr, #2
     EXPECT_EQ(a64_classify(0xD4000001), uint32_t{A64_EXCEPTION}); // svc
+    EXPECT_EQ(a64_classify(0xD503225F), uint32_t{A64_TSB});       // tsb csync
     EXPECT_EQ(a64_classify(0x8B030041), 0u);                      // add
+}
+
+// D14.1: "Memory-reading instructions" are loads and atomics that return a value to the PE (not
+// ST<op>, not a SWP into XZR); "Memory-writing instructions" are stores and atomics, and DC ZVA.
+// LDAPR is a load only; SIMD single-structure and replicating loads are loads.
+TEST(A64Decode, MemoryReadingAndWritingInstructions)
+{
+    const uint32_t rw = A64_LOAD | A64_STORE;
+    EXPECT_EQ(a64_classify(0xD50B7421), uint32_t{A64_STORE}); // dc zva, x1
+    EXPECT_EQ(a64_classify(0xB822007F), uint32_t{A64_STORE}); // stadd w2, [x3]
+    EXPECT_EQ(a64_classify(0xB8220064), rw);                  // ldadd w2, w4, [x3]
+    EXPECT_EQ(a64_classify(0xF821805F), uint32_t{A64_STORE}); // swp x1, xzr, [x2]
+    EXPECT_EQ(a64_classify(0x88A17C62), rw);                  // cas w1, w2, [x3]
+    EXPECT_EQ(a64_classify(0xB8BFC041), uint32_t{A64_LOAD});  // ldapr w1, [x2]
+    EXPECT_EQ(a64_classify(0x0D409020), uint32_t{A64_LOAD});  // ld1 {v0.s}[1], [x1]
+    EXPECT_EQ(a64_classify(0x0D9F0C20), uint32_t{A64_STORE}); // st1 {v0.b}[3], [x1], #1
+    EXPECT_EQ(a64_classify(0x4D40C820), uint32_t{A64_LOAD});  // ld1r {v0.4s}, [x1]
+    EXPECT_EQ(a64_classify(0x4C40A020), uint32_t{A64_LOAD});  // ld1 {v0.16b, v1.16b}, [x1]
 }

@@ -15,13 +15,15 @@
 // - exceptions: entry and return as the architecture says (target EL, vector, ESR, ELR, SPSR,
 //   FAR, PSTATE) for SVC, HVC, SMC, BRK, UNDEFINED, system register traps, External aborts on
 //   device accesses, IRQ and SError;
+// - TSB CSYNC to the Trace Buffer Unit (trbe_cpu_if::tsb_csync) at the instruction boundary
+//   after it;
 // - PSCI 1.0 as firmware answers it on the boot conduit (HVC when entered at EL1, SMC at EL2);
 // - time and events: an instruction takes cycles_per_instruction cycles of the PE clock; the
-//   quantum keeper decouples the CPU; INST_RETIRED and CPU_CYCLES are exact at instruction
-//   granularity (the CPU runs up to the PMU's headroom, so an overflow interrupt is taken right
-//   after the instruction that overflowed); exception events (EXC_*), loads, stores and
-//   branches (MEM_ACCESS, LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED,
-//   BR_RETURN_RETIRED) from the executed code; the PE state (Exception level) pushed on every
+//   quantum keeper decouples the CPU; the events of the executed code (INST_RETIRED, CPU_CYCLES,
+//   MEM_ACCESS, LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED, BR_RETURN_RETIRED,
+//   BR_IND_RETIRED) are exact at instruction granularity: the CPU runs up to the PMU's headroom
+//   of each, so an overflow interrupt is taken right after the instruction that overflowed;
+//   exception events (EXC_*) at the exception; the PE state (Exception level) pushed on every
 //   change.
 #ifndef PMTRACE_PLATFORM_A64_CPU_H
 #define PMTRACE_PLATFORM_A64_CPU_H
@@ -82,6 +84,7 @@ struct a64_cpu_stats {
     uint64_t device_accesses = 0;
     uint64_t bus_errors = 0;
     uint64_t wfis = 0;
+    uint64_t tsb_csyncs = 0;
     uint64_t syncs = 0;
 };
 
@@ -94,6 +97,11 @@ class a64_cpu : public sc_core::sc_module,
                 private a64_engine_client
 {
   public:
+    // The events counted from the instructions retired besides INST_RETIRED (MEM_ACCESS,
+    // LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED, BR_RETURN_RETIRED, BR_IND_RETIRED:
+    // platform/src/a64_block_events.h).
+    static constexpr unsigned num_block_events = 7;
+
     tlm_utils::simple_initiator_socket<a64_cpu> bus;
     sc_core::sc_port<pmtrace::sysreg_if> sysreg;
     sc_core::sc_port<pmtrace::pmu_event_if> events;
@@ -124,6 +132,11 @@ class a64_cpu : public sc_core::sc_module,
     // The boot state: pc and x0..x3 (x0: the device tree), at config.entry_el, MMU off, DAIF set.
     void set_boot(uint64_t pc, uint64_t x0, uint64_t x1 = 0, uint64_t x2 = 0, uint64_t x3 = 0);
 
+    // The common events (PMCEID0/1_EL0: bit e of [0] is event e, of [1] event 0x4000 + e) this
+    // CPU delivers, with those the PMU generates itself (SW_INCR, CHAIN) and, with a Trace
+    // Buffer Unit, its TRB_WRAP and TRB_TRIG.
+    static std::array<uint64_t, 2> common_events(bool trbe);
+
     a64_engine &engine() { return *engine_; }
     const a64_cpu_stats &stats() const { return stats_; }
     const a64_cpu_config &config() const { return config_; }
@@ -148,10 +161,14 @@ class a64_cpu : public sc_core::sc_module,
     void fail(const std::string &why);
     // Accounting: instructions retired and their events, reported to the PE model and turned
     // into time at each synchronisation point.
-    void retire(uint64_t n);
     void retire_range(uint64_t begin, uint64_t end);
+    void finish_block(uint64_t end);
     void report();
+    void plan();
     uint64_t budget();
+    uint64_t event_stop(uint64_t address, uint32_t size);
+    uint64_t after_first(uint64_t address, uint32_t size, uint32_t classes);
+    void tsb_csync();
     void check_state(bool eret);
     // Exceptions (a64_cpu_exceptions.cpp).
     void take_exception(unsigned target_el, uint32_t ec, uint32_t iss, uint64_t preferred_return,
@@ -167,6 +184,7 @@ class a64_cpu : public sc_core::sc_module,
     bool psci_call(uint64_t pc_next);
     // Devices (a64_cpu_device.cpp).
     void device_access(const a64_stop &stop);
+    void retire_one(uint32_t insn);
     bool find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &insn);
     bool bus_access(bool write, uint64_t address, unsigned size, uint64_t &value);
     // The MMU's side: regimes, translation for the model's own accesses, aborts
@@ -203,10 +221,14 @@ class a64_cpu : public sc_core::sc_module,
     bool block_active_ = false;
     // Counts not yet reported to the PE model.
     uint64_t retired_ = 0; // instructions retired in all
-    uint64_t unreported_insns_ = 0, unreported_loads_ = 0, unreported_stores_ = 0;
-    uint64_t unreported_branches_ = 0, unreported_immed_ = 0, unreported_returns_ = 0;
+    uint64_t unreported_insns_ = 0;
+    std::array<uint64_t, num_block_events> unreported_{};
     uint64_t stop_at_ = ~uint64_t{0}; // stop when retired_ reaches this
-    unsigned el_ = 1;                 // the Exception level the PE model was last told
+    // The block events whose overflow is in reach (bit k: block event k) and, for each, how
+    // many more may occur before it (the PMU's headroom less those retired since).
+    uint32_t watched_ = 0;
+    std::array<uint64_t, num_block_events> room_{};
+    unsigned el_ = 1; // the Exception level the PE model was last told
     bool irq_level_ = false;
     bool serror_pending_ = false;
     bool pending_exception_ = false; // a sysreg access stopped for an exception
@@ -219,7 +241,8 @@ class a64_cpu : public sc_core::sc_module,
         uint64_t address = ~uint64_t{0};
         uint32_t size = 0;
         uint32_t last_class = 0;
-        uint32_t loads = 0, stores = 0, branches = 0, immed = 0, returns = 0;
+        uint32_t classes = 0; // of all its instructions
+        std::array<uint32_t, num_block_events> events{};
     };
     const block_info &info(uint64_t address, uint32_t size);
     void count_range(uint64_t begin, uint64_t end, block_info &counts);

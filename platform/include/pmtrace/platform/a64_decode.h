@@ -15,8 +15,11 @@ namespace pmtrace::platform
 
 // Instruction classes, as bits.
 enum a64_class : uint32_t {
-    A64_LOAD = 1u << 0,        // reads data memory (loads, atomics, load-exclusive, LDP, ...)
-    A64_STORE = 1u << 1,       // writes data memory (stores, atomics, store-exclusive, STP, ...)
+    // D14.1 "Memory-reading instructions": loads, load-exclusive, LDP, atomics that return a
+    // value (not ST<op>); not PRFM (executed as a NOP, so counted as data processing).
+    A64_LOAD = 1u << 0,
+    // D14.1 "Memory-writing instructions": stores, store-exclusive, STP, atomics, DC ZVA.
+    A64_STORE = 1u << 1,
     A64_BRANCH = 1u << 2,      // a branch (BR_RETIRED): immediate, register, conditional
     A64_BR_IMMED = 1u << 3,    // B, BL, B.cond, CBZ/CBNZ, TBZ/TBNZ (BR_IMMED_RETIRED)
     A64_BR_RETURN = 1u << 4,   // RET, RETAA, RETAB (BR_RETURN_RETIRED)
@@ -25,6 +28,7 @@ enum a64_class : uint32_t {
     A64_PSTATE = 1u << 7,      // MSR (immediate) to a PSTATE field (DAIFSet, DAIFClr, SPSel, ...)
     A64_EXCEPTION = 1u << 8,   // SVC, HVC, SMC, BRK, HLT
     A64_WFI = 1u << 9,         // WFI
+    A64_TSB = 1u << 10,        // TSB CSYNC
 };
 
 uint32_t a64_classify(uint32_t insn);

@@ -6,7 +6,8 @@
 //                                      CTI 0x0C00_0000, PMU frame 0x0C01_0000,
 //                                      TRBE frame 0x0C02_0000, RAM 0x4000_0000
 //   cpu -> pe.sysreg / pe.events / pe.state / pe.trbe;  ICC_* -> gic.cpu(0)
-//   cpu.trace_out -> pe.trace_sink (the CPU stands in for the trace unit)
+//   cpu.trace_out -> pe.trace_sink (the CPU stands in for the trace unit); with the AArch64
+//   CPU, trace_unit (a trace_source, when asked for) -> pe.trace_sink, pe.trace_flush
 //   pe.translation -> mmu (identity; mappings and injected faults per page)
 //   pe.pmuirq -> GIC PPI 23, pe.trbirq -> GIC PPI 22 (gic.trbe_intid) -> gic.irq[0] -> cpu.irq
 //   pe.serror -> cpu.serror
@@ -22,6 +23,7 @@
 #include <pmtrace/platform/memory.h>
 #include <pmtrace/platform/memory_map.h>
 #include <pmtrace/platform/router.h>
+#include <pmtrace/platform/trace_source.h>
 #include <pmtrace/platform/translator.h>
 #include <pmtrace/platform/uart_pl011.h>
 #include <pmtrace/systemc/pe_model.h>
@@ -46,7 +48,8 @@ constexpr uint64_t trbe_frame_size = 0x1000;
 } // namespace virt
 
 // The PE the platform has by default: pe_model_config's defaults, with FEAT_TRBE and every common
-// event the PE delivers listed in PMCEID.
+// event listed in PMCEID (the host-driven CPU's workloads report any; the AArch64 CPU replaces
+// the list with its own: vp_config::a64_pmceid).
 pmtrace::pe_model_config vp_default_pe();
 
 // Which CPU runs the software: the host-driven CPU (sw/ apps through the HAL, cpu.h) or the
@@ -56,8 +59,19 @@ enum class vp_cpu { host, a64 };
 struct vp_config {
     pmtrace::pe_model_config pe = vp_default_pe(); // the PE: features, counters, clock period
     vp_cpu cpu_kind = vp_cpu::host;
-    cpu_config cpu;                 // quantum; the rest is filled in from `pe`
-    a64_cpu_config a64;             // entry EL, timing; the rest from `pe`
+    cpu_config cpu;     // quantum; the rest is filled in from `pe`
+    a64_cpu_config a64; // entry EL, timing; the rest from `pe`
+    // With vp_cpu::a64, PMCEID0/1_EL0 list exactly the events that CPU delivers
+    // (a64_cpu::common_events in pe.core.common_events); false keeps pe's list.
+    bool a64_pmceid = true;
+    // With vp_cpu::a64, nothing produces trace yet (the CPU's ETE is issue 14): a stand-in
+    // trace unit (trace_source.h: a byte stream at a rate, counting up from 0) feeds
+    // pe.trace_sink and answers the TRBE's flush requests. It ignores TRFCR_ELx and the
+    // trace unit's own programming: it streams from the start of simulation, and the TRBE
+    // discards what arrives while it is disabled. Off by default (a thread wakes at every
+    // interval, which a long run pays for).
+    bool a64_trace_stand_in = false;
+    trace_source_config a64_trace;
     generic_timer_config timer;     // the counter's frequency
     uint64_t ram_size = 0x100'0000; // 16 MiB at virt::ram_base
     sc_core::sc_time bus_latency = sc_core::SC_ZERO_TIME;
@@ -80,8 +94,9 @@ class vp : public sc_core::sc_module
     translator mmu;
     pmtrace::pe_model pe;
     cpu cpu0; // the host-driven CPU (idle when the AArch64 CPU runs the software)
-    std::unique_ptr<a64_cpu> a64; // the AArch64 CPU, with vp_cpu::a64
-    generic_timer timer;          // CNT*: PPIs 30 (CNTP), 27 (CNTV), 26 (CNTHP)
+    std::unique_ptr<a64_cpu> a64;             // the AArch64 CPU, with vp_cpu::a64
+    std::unique_ptr<trace_source> trace_unit; // with a64_trace_stand_in
+    generic_timer timer;                      // CNT*: PPIs 30 (CNTP), 27 (CNTV), 26 (CNTHP)
 
     vp(const sc_core::sc_module_name &name, const vp_config &config = vp_config());
 

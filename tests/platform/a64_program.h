@@ -1,0 +1,44 @@
+// Running the A64 test programs (tests/platform/a64/*.S) on the platform (a64_image.h): each
+// ends with PSCI SYSTEM_OFF, after which the test reads what it left in x0..x30.
+#ifndef PMTRACE_TESTS_PLATFORM_A64_PROGRAM_H
+#define PMTRACE_TESTS_PLATFORM_A64_PROGRAM_H
+
+#include "a64_image.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+namespace a64_test
+{
+
+struct run_result {
+    std::unique_ptr<pmtrace::platform::vp> platform;
+    uint64_t x[31] = {};
+};
+
+// Runs program `name` (a64_image.h's run_image); x1 is its argument (x0 the device tree: 0).
+inline run_result run(const std::string &name,
+                      pmtrace::platform::vp_config config = pmtrace::platform::vp_config(),
+                      uint64_t x1 = 0)
+{
+    using namespace pmtrace::platform;
+    run_result r;
+    r.platform =
+        pmtrace::test::run_image(std::string(PMTRACE_A64_DIR) + "/" + name + ".bin", config, x1);
+    for (unsigned n = 0; n < 31; n++)
+        r.x[n] = r.platform->a64->engine().x(n);
+    EXPECT_EQ(r.platform->a64->end(), a64_cpu_end::system_off) << r.platform->a64->error();
+    return r;
+}
+
+// An ESR_ELx value: EC, IL = 1, ISS.
+constexpr uint64_t esr(uint32_t ec, uint32_t iss)
+{
+    return (uint64_t{ec} << 26) | (1u << 25) | iss;
+}
+
+} // namespace a64_test
+
+#endif

@@ -1,0 +1,93 @@
+// What A64 software sees of the platform around the CPU (tests/platform/a64/): PSCI as firmware
+// answers it, and the Trace Buffer Unit driven as Linux's coresight-trbe drives it.
+#include "a64_program.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+using namespace pmtrace::platform;
+using namespace a64_test;
+
+// PSCI 1.0 (Arm DEN 0022D) for the one PE, which is on: PSCI_VERSION 1.0 (0x10000);
+// PSCI_FEATURES SUCCESS (0) for implemented functions and NOT_SUPPORTED (-1) for others;
+// AFFINITY_INFO ON (0) for this PE and INVALID_PARAMETERS (-2) for one that does not exist;
+// CPU_ON ALREADY_ON (-4) for this PE; MIGRATE_INFO_TYPE 2 (no Trusted OS that needs migrating).
+// SYSTEM_OFF does not return: the CPU ends, the simulation stops there, and nothing after the
+// HVC runs.
+TEST(A64Firmware, PsciAnswersAndSystemOffEndsTheSimulation)
+{
+    run_result r = run("psci");
+    auto result = [&](unsigned n) { return static_cast<int32_t>(r.x[n]); };
+    EXPECT_EQ(result(10), 0x10000);
+    EXPECT_EQ(result(11), 0);
+    EXPECT_EQ(result(12), 0);
+    EXPECT_EQ(result(13), -1);
+    EXPECT_EQ(result(14), 0);
+    EXPECT_EQ(result(15), -2);
+    EXPECT_EQ(result(16), -4);
+    EXPECT_EQ(result(17), 2);
+    EXPECT_EQ(r.x[9], 0u);
+    EXPECT_EQ(r.x[0], 0x8400'0008u); // SYSTEM_OFF's function ID, not overwritten by a result
+    EXPECT_EQ(r.platform->a64->end(), a64_cpu_end::system_off);
+    EXPECT_EQ(sc_core::sc_get_status(), sc_core::SC_STOPPED);
+    EXPECT_LT(sc_core::sc_time_stamp(), sc_core::sc_time(1, sc_core::SC_MS));
+}
+
+// D6.5.2 RMBSHC (Fill mode): when the current write pointer wraps, the buffer management event
+// sets TRBSR_EL1.IRQ and WRAP and, as S was 0, S = 1, EC = 0x00 (other buffer management
+// event), BSC = 0b000001 (buffer filled), and "the current write pointer will point to the Base
+// pointer". RLRTBP, RTPPCF: TRBIRQ is TRBSR_EL1.IRQ, a level-sensitive PPI (INTID 22), taken by
+// the program waiting in WFI. RVHNTF: the wrap is at the byte at Limit - 1, so the 4 KiB hold
+// consecutive bytes of the stand-in trace unit's stream (byte k of the stream is k mod 256) and
+// nothing outside [BUF, LIMIT) is written. Clearing TRBSR_EL1 lowers TRBIRQ.
+TEST(A64Firmware, TrbeFillModeBufferFullThroughTrbirq)
+{
+    constexpr uint64_t buf = 0x4010'0000, limit = 0x4010'1000;
+    vp_config c;
+    c.a64_trace_stand_in = true;
+    run_result r = run("trbe_fill", c);
+    EXPECT_EQ(r.x[27], 1u);
+    EXPECT_EQ(r.x[21], 22u);
+    EXPECT_EQ(r.x[22], (1u << 22) | (1u << 20) | (1u << 17) | 1u); // IRQ, WRAP, S, BSC full
+    EXPECT_EQ(r.x[23], buf);
+    EXPECT_EQ(r.x[24], limit | (3u << 3) | 1u);
+    EXPECT_FALSE(r.platform->pe.trbirq.read());
+    const uint8_t *ram = r.platform->ram.data() - virt::ram_base;
+    bool consecutive = true;
+    for (uint64_t a = buf + 1; a < limit; a++)
+        consecutive &= ram[a] == static_cast<uint8_t>(ram[a - 1] + 1);
+    EXPECT_TRUE(consecutive);
+    bool untouched = true;
+    for (uint64_t a = buf - 0x1000; a < buf; a++)
+        untouched &= ram[a] == 0;
+    for (uint64_t a = limit; a < limit + 0x1000; a++)
+        untouched &= ram[a] == 0;
+    EXPECT_TRUE(untouched);
+    const auto &bus = r.platform->pe.trace_stats();
+    EXPECT_EQ(bus.transport_bytes + bus.dmi_bytes, limit - buf);
+}
+
+// D6.6.1, RJQDJD: the stand-in trace unit sends exactly 1,000 bytes (bytes 0..999 of its
+// stream, all while the buffer is enabled). Whole 64-byte units are written as they complete:
+// TRBPTR_EL1 is BUF + 960 before TSB CSYNC; the TSB CSYNC writes the last 40 bytes: BUF + 1,000
+// after it, and memory holds byte k of the stream at BUF + k.
+TEST(A64Firmware, TsbCsyncWritesThePartialAlignmentUnit)
+{
+    constexpr uint64_t buf = 0x4010'0000, sent = 1000;
+    vp_config c;
+    c.a64_trace_stand_in = true;
+    c.a64_trace.start_delay = sc_core::sc_time(10, sc_core::SC_US);
+    c.a64_trace.limit = sent;
+    run_result r = run("trbe_tsb", c);
+    ASSERT_EQ(r.platform->trace_unit->bytes_sent(), sent);
+    EXPECT_EQ(r.x[20], buf + 960);
+    EXPECT_EQ(r.x[21], buf + sent);
+    EXPECT_EQ(r.platform->a64->stats().tsb_csyncs, 1u);
+    const uint8_t *ram = r.platform->ram.data() - virt::ram_base;
+    bool holds = true;
+    for (uint64_t k = 0; k < sent; k++)
+        holds &= ram[buf + k] == static_cast<uint8_t>(k);
+    EXPECT_TRUE(holds);
+    EXPECT_EQ(ram[buf + sent], 0u);
+}
