@@ -11,6 +11,7 @@
 #include <pmtrace/pmt_events.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace pmtrace::platform
 {
@@ -194,7 +195,47 @@ const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
     count_range(address, address + size, b);
     b.address = address;
     b.size = size;
+    if (b.classes & A64_STORE_EXCLUSIVE)
+        b.exclusive_cut = exclusive_cut(address, size);
     return b;
+}
+
+// D14.3 ST_RETIRED does not count a Store-Exclusive that fails (D14.1: Condition code check
+// pass), and a failed one makes no Memory-write operation (MEM_ACCESS). Whether it failed is
+// its status register Ws when its range retires: a block ends after a store-exclusive whose
+// Ws a later instruction of the block may write, so Ws is still the status then.
+uint32_t a64_cpu::exclusive_cut(uint64_t address, uint32_t size)
+{
+    std::vector<uint32_t> words(size / 4);
+    if (words.empty() || !engine_->read_memory(address, words.data(), size))
+        return 0;
+    for (size_t i = 0; i + 1 < words.size(); i++) {
+        if (!(a64_classify(words[i]) & A64_STORE_EXCLUSIVE))
+            continue;
+        unsigned ws = (words[i] >> 16) & 31;
+        for (size_t j = i + 1; j < words.size(); j++)
+            if (ws != 31 && a64_may_write(words[j], ws))
+                return static_cast<uint32_t>(4 * (i + 1));
+    }
+    return 0;
+}
+
+void a64_cpu::uncount_failed_exclusives(uint64_t begin, uint64_t end)
+{
+    for (uint64_t pc = begin; pc < end; pc += 4) {
+        uint32_t insn = 0;
+        if (!engine_->read_memory(pc, &insn, 4) || !(a64_classify(insn) & A64_STORE_EXCLUSIVE))
+            continue;
+        unsigned ws = (insn >> 16) & 31;
+        if (ws == 31 || engine_->x(ws) == 0) // WZR: the status is not kept (taken as success)
+            continue;
+        for (unsigned k = 0; k < num_block_events; k++) {
+            uint32_t e = occurrences(k, A64_STORE);
+            unreported_[k] -= std::min<uint64_t>(unreported_[k], e);
+            if (watched_ & (1u << k))
+                room_[k] += e;
+        }
+    }
 }
 
 void a64_cpu::count_range(uint64_t begin, uint64_t end, block_info &counts)
@@ -230,6 +271,8 @@ void a64_cpu::retire_range(uint64_t begin, uint64_t end)
     if (watched_)
         for (unsigned k = 0; k < num_block_events; k++)
             room_[k] -= std::min<uint64_t>(room_[k], c->events[k]);
+    if (c->classes & A64_STORE_EXCLUSIVE)
+        uncount_failed_exclusives(begin, end);
 }
 
 // One instruction the CPU model performed itself (a device access).
@@ -397,6 +440,8 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
         stop = std::min(stop, event_stop(address, size));
     if (current_info_->classes & A64_TSB)
         stop = std::min(stop, after_first(address, size, A64_TSB));
+    if (current_info_->exclusive_cut)
+        stop = std::min(stop, address + current_info_->exclusive_cut);
     // A stop inside the block: the engine runs it again cut there (on_block is called again).
     if (stop >= address && stop < address + size)
         return stop;
