@@ -257,21 +257,28 @@ void a64_cpu::retire_range(uint64_t begin, uint64_t end)
 {
     if (end <= begin)
         return;
-    block_info partial;
     const block_info *c = current_info_;
-    if (!c || begin != c->address || end != c->address + c->size) {
-        count_range(begin, end, partial);
-        c = &partial;
+    if (c && begin == c->address && end == c->address + c->size) {
+        retire_counts(*c, begin, end);
+        return;
     }
+    block_info partial;
+    count_range(begin, end, partial);
+    retire_counts(partial, begin, end);
+}
+
+void a64_cpu::retire_counts(const block_info &c, uint64_t begin, uint64_t end)
+{
     uint64_t n = (end - begin) / 4;
     retired_ += n;
     unreported_insns_ += n;
     for (unsigned k = 0; k < num_block_events; k++)
-        unreported_[k] += c->events[k];
-    if (watched_)
-        for (unsigned k = 0; k < num_block_events; k++)
-            room_[k] -= std::min<uint64_t>(room_[k], c->events[k]);
-    if (c->classes & A64_STORE_EXCLUSIVE)
+        unreported_[k] += c.events[k];
+    for (uint32_t w = watched_; w; w &= w - 1) {
+        unsigned k = static_cast<unsigned>(__builtin_ctz(w));
+        room_[k] -= std::min<uint64_t>(room_[k], c.events[k]);
+    }
+    if (c.classes & A64_STORE_EXCLUSIVE)
         uncount_failed_exclusives(begin, end);
 }
 
@@ -385,16 +392,9 @@ uint64_t a64_cpu::budget()
 // or ~0 (the whole block runs).
 uint64_t a64_cpu::event_stop(uint64_t address, uint32_t size)
 {
-    bool crosses = false;
-    for (unsigned k = 0; k < num_block_events; k++) {
-        if (!(watched_ & (1u << k)))
-            continue;
-        if (room_[k] == 0)
+    for (uint32_t w = watched_; w; w &= w - 1)
+        if (room_[__builtin_ctz(w)] == 0)
             return address;
-        crosses |= current_info_->events[k] >= room_[k];
-    }
-    if (!crosses)
-        return ~uint64_t{0};
     std::array<uint64_t, num_block_events> seen{};
     for (uint64_t pc = address; pc < address + size; pc += 4) {
         uint32_t insn = 0;
@@ -436,8 +436,13 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
     uint64_t stop = ~uint64_t{0};
     if (size / 4 > stop_at_ - retired_)
         stop = address + 4 * (stop_at_ - retired_);
-    if (watched_)
-        stop = std::min(stop, event_stop(address, size));
+    for (uint32_t w = watched_; w; w &= w - 1) {
+        unsigned k = static_cast<unsigned>(__builtin_ctz(w));
+        if (current_info_->events[k] >= room_[k]) { // the rare case: this block reaches one
+            stop = std::min(stop, event_stop(address, size));
+            break;
+        }
+    }
     if (current_info_->classes & A64_TSB)
         stop = std::min(stop, after_first(address, size, A64_TSB));
     if (current_info_->exclusive_cut)

@@ -162,6 +162,8 @@ class a64_cpu : public sc_core::sc_module,
     // into time at each synchronisation point.
     void retire_range(uint64_t begin, uint64_t end);
     void finish_block(uint64_t end);
+    struct block_info;
+    void retire_counts(const block_info &counts, uint64_t begin, uint64_t end);
     void report();
     void plan();
     uint64_t budget();
