@@ -356,9 +356,11 @@ void a64_cpu::plan()
         return;
     const sc_core::sc_time &t = qk_.get_local_time();
     for (unsigned k = 0; k < num_block_events; k++) {
-        room_[k] = peek_(block_events[k].event, t);
-        if (room_[k] != ~uint64_t{0})
-            watched_ |= 1u << k;
+        uint64_t h = peek_(block_events[k].event, t);
+        if (h == ~uint64_t{0})
+            continue;
+        room_[k] = std::max<uint64_t>(h, 1); // a headroom of 0 would stop every block
+        watched_ |= 1u << k;
     }
 }
 
