@@ -1,22 +1,17 @@
-// a64_cpu.cpp - the AArch64 CPU (a64_cpu.h): the thread that runs the engine, the accounting of
-// retired instructions and their events, and the budget that ends a run where something visible
-// happens. Exceptions, devices and system registers are in a64_cpu_{exceptions,device,sysreg}.cpp.
+// a64_cpu.cpp - the AArch64 CPU (a64_cpu.h): the thread that runs the engine, boot, and the PE
+// state it tells the PE model. The accounting of retired instructions and their events is in
+// a64_cpu_accounting.cpp; exceptions, devices and system registers in
+// a64_cpu_{exceptions,device,sysreg}.cpp.
 #include <pmtrace/platform/a64_cpu.h>
-#include <pmtrace/platform/a64_decode.h>
 
-#include "a64_block_events.h"
 #include "a64_cpu_regs.h"
 #include "hal/hal_impl.h"
 
 #include <pmtrace/pmt_events.h>
 
-#include <algorithm>
-
 namespace pmtrace::platform
 {
 
-using a64::block_events;
-using a64::occurrences;
 using a64::to_pmt;
 
 a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &config,
@@ -94,21 +89,6 @@ void a64_cpu::fail(const std::string &why)
     SC_REPORT_ERROR(name(), why.c_str());
 }
 
-std::array<uint64_t, 2> a64_cpu::common_events(bool trbe)
-{
-    std::array<uint64_t, 2> e{};
-    for (uint16_t n : {PMT_EV_SW_INCR, PMT_EV_INST_RETIRED, PMT_EV_CPU_CYCLES, PMT_EV_EXC_TAKEN,
-                       PMT_EV_EXC_RETURN, PMT_EV_CHAIN})
-        e[0] |= uint64_t{1} << n;
-    for (const a64::block_event &b : block_events)
-        if (b.event < 64)
-            e[0] |= uint64_t{1} << b.event;
-    if (trbe)
-        e[1] |= (uint64_t{1} << (PMT_EV_TRB_WRAP - 0x4000)) |
-                (uint64_t{1} << (PMT_EV_TRB_TRIG - 0x4000));
-    return e;
-}
-
 // ---- the thread -----------------------------------------------------------------------------
 
 void a64_cpu::main()
@@ -173,243 +153,6 @@ void a64_cpu::boot()
     engine_->enter(0x3C0 | (uint64_t{config_.entry_el} << 2) | 1, boot_pc_);
     for (unsigned n = 0; n < 4; n++)
         engine_->set_x(n, boot_x_[n]);
-}
-
-// ---- accounting -----------------------------------------------------------------------------
-//
-// A block's instructions are classified once (a direct-mapped cache by address) into its count
-// of each block event; retiring the block adds those counts. The budget of a run is the PMU's
-// headroom: for INST_RETIRED and CPU_CYCLES a number of instructions (stop_at_), for each block
-// event counted with an overflow in reach a number of events (room_). A block that would reach
-// one stops right after the instruction that does (event_stop), so the overflow is reported,
-// and its interrupt taken, at that instruction boundary. Only then are the block's
-// instructions looked at one by one; with nothing in reach a block costs its additions.
-
-const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
-{
-    block_info &b = blocks_[(address >> 2) & (blocks_.size() - 1)];
-    if (b.address == address && b.size == size)
-        return b;
-    b = block_info{};
-    count_range(address, address + size, b);
-    b.address = address;
-    b.size = size;
-    return b;
-}
-
-void a64_cpu::count_range(uint64_t begin, uint64_t end, block_info &counts)
-{
-    for (uint64_t pc = begin; pc < end; pc += 4) {
-        uint32_t insn = 0;
-        if (!read_code(pc, insn))
-            break;
-        uint32_t c = a64_classify(insn);
-        counts.classes |= c;
-        for (unsigned k = 0; k < num_block_events; k++)
-            counts.events[k] += occurrences(k, c);
-        if (pc + 4 >= end)
-            counts.last_class = c;
-    }
-}
-
-void a64_cpu::retire_range(uint64_t begin, uint64_t end)
-{
-    if (end <= begin)
-        return;
-    block_info partial;
-    const block_info *c = current_info_;
-    if (!c || begin != c->address || end != c->address + c->size) {
-        count_range(begin, end, partial);
-        c = &partial;
-    }
-    uint64_t n = (end - begin) / 4;
-    retired_ += n;
-    unreported_insns_ += n;
-    for (unsigned k = 0; k < num_block_events; k++)
-        unreported_[k] += c->events[k];
-    if (watched_)
-        for (unsigned k = 0; k < num_block_events; k++)
-            room_[k] -= std::min<uint64_t>(room_[k], c->events[k]);
-}
-
-// One instruction the CPU model performed itself (a device access).
-void a64_cpu::retire_one(uint32_t insn)
-{
-    uint32_t c = a64_classify(insn);
-    retired_ += 1;
-    unreported_insns_ += 1;
-    for (unsigned k = 0; k < num_block_events; k++) {
-        uint32_t e = occurrences(k, c);
-        unreported_[k] += e;
-        room_[k] -= std::min<uint64_t>(room_[k], e);
-    }
-}
-
-// The running block retired up to `end`. At its end: an ERET or a PSTATE write may have
-// changed the Exception level; a TSB CSYNC (blocks end after one) takes effect.
-void a64_cpu::finish_block(uint64_t end)
-{
-    retire_range(block_begin_, std::min(end, block_end_));
-    block_active_ = false;
-    if (end < block_end_ || !current_info_)
-        return;
-    uint32_t last = current_info_->last_class;
-    if (last & (A64_ERET | A64_PSTATE))
-        check_state((last & A64_ERET) != 0);
-    if (last & A64_TSB)
-        tsb_csync();
-}
-
-// TSB CSYNC (D6.6.1): the Trace Buffer Unit writes all the trace it accepted. While a trace
-// unit flush it requested is pending the TSB CSYNC is not complete (RJQDJD): simulated time
-// moves on until it is.
-void a64_cpu::tsb_csync()
-{
-    stats_.tsb_csyncs++;
-    pmtrace::trbe_cpu_if *unit = trbe.get_interface(0);
-    if (!unit)
-        return;
-    report();
-    (void)unit->tsb_csync(qk_.get_local_time());
-    for (unsigned n = 0; n < 1000 && unit->trbe_status().flush_pending; n++) {
-        qk_.sync();
-        stats_.syncs++;
-        (void)unit->tsb_csync(qk_.get_local_time());
-    }
-}
-
-void a64_cpu::report()
-{
-    if (!unreported_insns_)
-        return;
-    const sc_core::sc_time &period = config_.clock_period;
-    qk_.inc(period * static_cast<double>(unreported_insns_ * config_.cycles_per_instruction));
-    const sc_core::sc_time &t = qk_.get_local_time();
-    stats_.instructions += unreported_insns_;
-    (void)events->count_event(PMT_EV_INST_RETIRED, unreported_insns_, t);
-    unreported_insns_ = 0;
-    for (unsigned k = 0; k < num_block_events; k++) {
-        if (unreported_[k])
-            (void)events->count_event(block_events[k].event, unreported_[k], t);
-        unreported_[k] = 0;
-    }
-}
-
-// The budget of the next run: instructions (stop_at_) and block events (room_).
-void a64_cpu::plan()
-{
-    uint64_t b = budget();
-    stop_at_ = b > ~uint64_t{0} - retired_ ? ~uint64_t{0} : retired_ + b;
-    watched_ = 0;
-    room_.fill(~uint64_t{0});
-    if (!peek_)
-        return;
-    const sc_core::sc_time &t = qk_.get_local_time();
-    for (unsigned k = 0; k < num_block_events; k++) {
-        room_[k] = peek_(block_events[k].event, t);
-        if (room_[k] != ~uint64_t{0})
-            watched_ |= 1u << k;
-    }
-}
-
-// How many instructions may run before the PMU does something visible or the quantum ends.
-uint64_t a64_cpu::budget()
-{
-    uint64_t b = ~uint64_t{0};
-    const uint64_t cpi = config_.cycles_per_instruction;
-    if (peek_) {
-        const sc_core::sc_time &t = qk_.get_local_time();
-        uint64_t h = peek_(PMT_EV_INST_RETIRED, t);
-        if (h != ~uint64_t{0})
-            b = std::min(b, h);
-        uint64_t hc = peek_(PMT_EV_CPU_CYCLES, t);
-        if (hc != ~uint64_t{0})
-            b = std::min(b, (hc + cpi - 1) / cpi);
-    }
-    sc_core::sc_time q = tlm_utils::tlm_quantumkeeper::get_global_quantum();
-    if (q > sc_core::SC_ZERO_TIME) {
-        sc_core::sc_time local = qk_.get_local_time();
-        sc_core::sc_time left = q > local ? q - local : sc_core::SC_ZERO_TIME;
-        double cycles = left / config_.clock_period;
-        uint64_t n = static_cast<uint64_t>(cycles / static_cast<double>(cpi)) + 1;
-        b = std::min(b, n);
-    }
-    return std::max<uint64_t>(b, 1);
-}
-
-// Where the block at `address` must stop for the watched block events: `address` when one of
-// them has reached its headroom, the address after the instruction that makes one reach it,
-// or ~0 (the whole block runs).
-uint64_t a64_cpu::event_stop(uint64_t address, uint32_t size)
-{
-    bool crosses = false;
-    for (unsigned k = 0; k < num_block_events; k++) {
-        if (!(watched_ & (1u << k)))
-            continue;
-        if (room_[k] == 0)
-            return address;
-        crosses |= current_info_->events[k] >= room_[k];
-    }
-    if (!crosses)
-        return ~uint64_t{0};
-    std::array<uint64_t, num_block_events> seen{};
-    for (uint64_t pc = address; pc < address + size; pc += 4) {
-        uint32_t insn = 0;
-        if (!read_code(pc, insn))
-            break;
-        uint32_t c = a64_classify(insn);
-        for (unsigned k = 0; k < num_block_events; k++) {
-            seen[k] += occurrences(k, c);
-            if ((watched_ & (1u << k)) && seen[k] >= room_[k])
-                return pc + 4;
-        }
-    }
-    return ~uint64_t{0};
-}
-
-// The address after the block's first instruction of one of `classes`; ~0 when that is the
-// block's last (or there is none).
-uint64_t a64_cpu::after_first(uint64_t address, uint32_t size, uint32_t classes)
-{
-    for (uint64_t pc = address; pc + 4 < address + size; pc += 4) {
-        uint32_t insn = 0;
-        if (!read_code(pc, insn))
-            break;
-        if (a64_classify(insn) & classes)
-            return pc + 4;
-    }
-    return ~uint64_t{0};
-}
-
-uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
-{
-    if (block_active_)
-        finish_block(block_end_);
-    if (serror_pending_ || (irq_level_ && irq_deliverable()))
-        return address;
-    if (retired_ >= stop_at_)
-        return address;
-    current_info_ = &info(address, size);
-    uint64_t stop = ~uint64_t{0};
-    if (size / 4 > stop_at_ - retired_)
-        stop = address + 4 * (stop_at_ - retired_);
-    if (watched_)
-        stop = std::min(stop, event_stop(address, size));
-    if (current_info_->classes & A64_TSB)
-        stop = std::min(stop, after_first(address, size, A64_TSB));
-    // A stop inside the block: the engine runs it again cut there (on_block is called again).
-    if (stop >= address && stop < address + size)
-        return stop;
-    block_begin_ = address;
-    block_end_ = address + size;
-    block_active_ = true;
-    return ~uint64_t{0};
-}
-
-void a64_cpu::on_block_cut(uint64_t pc)
-{
-    if (block_active_)
-        finish_block(pc);
 }
 
 // The Exception level may have changed (an ERET, a PSTATE write the engine executed).

@@ -17,27 +17,6 @@ namespace pmtrace::platform
 
 using namespace a64;
 
-namespace
-{
-
-// Registers an instruction may write (over-approximated: bits [4:0] are the destination of
-// nearly every A64 instruction that has one; loads also Rt2, writeback forms Rn).
-bool may_write(uint32_t insn, unsigned reg)
-{
-    if ((insn & 31) == reg)
-        return true;
-    if (auto m = a64_decode_mem(insn)) {
-        if (m->load && m->pair && m->rt2 == reg)
-            return true;
-        if (m->addressing != a64_mem_insn::mode::offset &&
-            m->addressing != a64_mem_insn::mode::literal && m->rn == reg)
-            return true;
-    }
-    return false;
-}
-
-} // namespace
-
 bool a64_cpu::bus_access(bool write, uint64_t address, unsigned size, uint64_t &value)
 {
     stats_.device_accesses++;
@@ -100,7 +79,7 @@ bool a64_cpu::find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &ins
         bool trusted = true;
         for (uint64_t p = c.pc; p < found.back().pc && trusted; p += 4) {
             uint32_t w = words[(p - begin) / 4];
-            if (may_write(w, c.m.rn) || (c.m.reg_offset && may_write(w, c.m.rm)))
+            if (a64_may_write(w, c.m.rn) || (c.m.reg_offset && a64_may_write(w, c.m.rm)))
                 trusted = false;
         }
         if (trusted) {

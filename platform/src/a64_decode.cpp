@@ -34,6 +34,8 @@ uint32_t a64_classify(uint32_t insn)
                 c |= A64_LOAD;
             if (m->store)
                 c |= A64_STORE;
+            if (m->exclusive && m->store && !m->load)
+                c |= A64_STORE_EXCLUSIVE;
         }
         return c;
     }
@@ -79,6 +81,30 @@ uint32_t a64_classify(uint32_t insn)
             return A64_STORE;
     }
     return c;
+}
+
+bool a64_may_write(uint32_t insn, unsigned reg)
+{
+    uint32_t c = a64_classify(insn);
+    if (c & A64_BRANCH) {
+        bool bl = bits(insn, 31, 26) == 0b100101;
+        bool blr = bits(insn, 31, 25) == 0b1101011 && (bits(insn, 24, 21) & 0b0111) == 0b0001;
+        return reg == 30 && (bl || blr);
+    }
+    if (c & (A64_ERET | A64_PSTATE | A64_EXCEPTION | A64_WFI | A64_TSB))
+        return false;
+    if (bits(insn, 31, 22) == 0b1101010100 && bits(insn, 21, 21) == 0)
+        return false; // MSR, SYS, hints, barriers
+    auto m = a64_decode_mem(insn);
+    bool writeback = m && (m->addressing == a64_mem_insn::mode::pre_index ||
+                           m->addressing == a64_mem_insn::mode::post_index);
+    if (writeback && m->rn == reg)
+        return true;
+    if (m && (c & A64_STORE) && !(c & A64_LOAD) && !m->atomic)
+        return (c & A64_STORE_EXCLUSIVE) && m->rm == reg;
+    if (m && m->load && m->pair && m->rt2 == reg)
+        return true;
+    return bits(insn, 4, 0) == reg;
 }
 
 std::optional<a64_mem_insn> a64_decode_mem(uint32_t insn)
@@ -238,6 +264,8 @@ std::optional<a64_mem_insn> a64_decode_mem(uint32_t insn)
         m.load = bits(insn, 22, 22);
         m.store = !m.load;
         m.size = 0;
+        if (bits(insn, 23, 23))
+            m.addressing = a64_mem_insn::mode::post_index; // Rn written back
         return m;
     }
     return std::nullopt;

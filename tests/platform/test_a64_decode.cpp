@@ -124,3 +124,27 @@ TEST(A64Decode, MemoryReadingAndWritingInstructions)
     EXPECT_EQ(a64_classify(0x4D40C820), uint32_t{A64_LOAD});  // ld1r {v0.4s}, [x1]
     EXPECT_EQ(a64_classify(0x4C40A020), uint32_t{A64_LOAD});  // ld1 {v0.16b, v1.16b}, [x1]
 }
+
+// What an instruction may write: a store-exclusive its status register Ws (and not Rt), BL and
+// BLR X30, a compare-and-branch nothing, a store with writeback Rn, MSR nothing, LDP Rt and
+// Rt2, data processing its Rd, a SIMD store with writeback Rn.
+TEST(A64Decode, RegistersAnInstructionMayWrite)
+{
+    EXPECT_EQ(a64_classify(0xC8037C22), uint32_t{A64_STORE | A64_STORE_EXCLUSIVE});
+    EXPECT_TRUE(a64_may_write(0xC8037C22, 3)); // stxr w3, x2, [x1]
+    EXPECT_FALSE(a64_may_write(0xC8037C22, 2));
+    EXPECT_TRUE(a64_may_write(0x94000000, 30)); // bl
+    EXPECT_FALSE(a64_may_write(0x94000000, 0));
+    EXPECT_TRUE(a64_may_write(0xD63F0120, 30)); // blr x9
+    EXPECT_FALSE(a64_may_write(0xD63F0120, 9));
+    EXPECT_FALSE(a64_may_write(0x35000002, 2)); // cbnz w2
+    EXPECT_TRUE(a64_may_write(0xF8008420, 1));  // str x0, [x1], #8
+    EXPECT_FALSE(a64_may_write(0xF8008420, 0));
+    EXPECT_FALSE(a64_may_write(0xD51BD045, 5)); // msr tpidr_el0, x5
+    EXPECT_TRUE(a64_may_write(0xA9400861, 1));  // ldp x1, x2, [x3]
+    EXPECT_TRUE(a64_may_write(0xA9400861, 2));
+    EXPECT_FALSE(a64_may_write(0xA9400861, 3));
+    EXPECT_TRUE(a64_may_write(0x8B090107, 7)); // add x7, x8, x9
+    EXPECT_FALSE(a64_may_write(0x8B090107, 8));
+    EXPECT_TRUE(a64_may_write(0x4C9F7020, 1)); // st1 {v0.16b}, [x1], #16
+}

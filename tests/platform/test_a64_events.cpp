@@ -176,3 +176,19 @@ TEST(A64Events, PmceidListsTheEventsTheCpuDelivers)
     EXPECT_EQ(r.x[19], pmceid0);
     EXPECT_EQ(r.x[20], uint64_t{1} << (0x21 - 32));
 }
+
+// D14.3 ST_RETIRED "does not count a Store-Exclusive instruction that fails" (D14.1: Condition
+// code check pass excludes "a Store-Exclusive instruction that does not write to memory"), and
+// a failed one makes no Memory-write operation (MEM_ACCESS); LDXR is a Memory-reading
+// instruction. The third STXR's status is overwritten by the next instruction but one: the CPU
+// still sees it failed.
+TEST(A64Events, AFailedStoreExclusiveIsNoStore)
+{
+    run_result r = run("exclusive");
+    EXPECT_EQ(r.x[3], 0u); // the architecture's results, as the engine executed them
+    EXPECT_EQ(r.x[4], 1u);
+    EXPECT_EQ(r.x[6], 1u);
+    EXPECT_EQ(r.x[10], 2u); // MEM_ACCESS: LDXR, the first STXR
+    EXPECT_EQ(r.x[11], 1u); // LD_RETIRED
+    EXPECT_EQ(r.x[12], 1u); // ST_RETIRED
+}

@@ -163,12 +163,16 @@ class a64_cpu : public sc_core::sc_module,
     // into time at each synchronisation point.
     void retire_range(uint64_t begin, uint64_t end);
     void finish_block(uint64_t end);
+    struct block_info;
+    void retire_counts(const block_info &counts, uint64_t begin, uint64_t end);
     void report();
     void plan();
     uint64_t budget();
     uint64_t event_stop(uint64_t address, uint32_t size);
     uint64_t after_first(uint64_t address, uint32_t size, uint32_t classes);
     void tsb_csync();
+    uint32_t exclusive_cut(uint64_t address, uint32_t size);
+    void uncount_failed_exclusives(uint64_t begin, uint64_t end);
     void check_state(bool eret);
     // Exceptions (a64_cpu_exceptions.cpp).
     void take_exception(unsigned target_el, uint32_t ec, uint32_t iss, uint64_t preferred_return,
@@ -242,6 +246,9 @@ class a64_cpu : public sc_core::sc_module,
         uint32_t size = 0;
         uint32_t last_class = 0;
         uint32_t classes = 0; // of all its instructions
+        // Where the block must end (bytes from its start; 0: nowhere): after a store-exclusive
+        // whose status register a later instruction of the block may write.
+        uint32_t exclusive_cut = 0;
         std::array<uint32_t, num_block_events> events{};
     };
     const block_info &info(uint64_t address, uint32_t size);

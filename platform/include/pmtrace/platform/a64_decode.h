@@ -29,9 +29,18 @@ enum a64_class : uint32_t {
     A64_EXCEPTION = 1u << 8,   // SVC, HVC, SMC, BRK, HLT
     A64_WFI = 1u << 9,         // WFI
     A64_TSB = 1u << 10,        // TSB CSYNC
+    // STXR, STLXR, STXP, STLXP (also A64_STORE): their status goes to Ws, bits [20:16]
+    A64_STORE_EXCLUSIVE = 1u << 11,
 };
 
 uint32_t a64_classify(uint32_t insn);
+
+// Whether `insn` may write general-purpose register `reg` (0..30): exact for branches (BL and
+// BLR write X30), stores (a writeback writes Rn, a store-exclusive Ws), system instructions,
+// hints and exception-generating instructions; over-approximated for the rest (bits [4:0]
+// are the destination of nearly every A64 instruction that has one; loads also write Rt2, and
+// Rn with writeback).
+bool a64_may_write(uint32_t insn, unsigned reg);
 
 // A load or store of general-purpose or SIMD&FP registers.
 struct a64_mem_insn {
