@@ -57,11 +57,11 @@ a64_stage1_regime a64_cpu::regime(unsigned el)
     const unsigned r = el == 2 || (el == 0 && e2h && (hcr & hcr_tge)) ? 2 : 1;
     a64_stage1_regime s;
     s.sctlr = get(*engine_, sctlr(r));
-    if (!(s.sctlr & 1))
-        return s; // stage 1 off: nothing else is read
     s.two_ranges = r == 1 || e2h;
     s.el2_tcr_layout = r == 2 && !e2h;
-    s.tcr = get(*engine_, tcr(r));
+    s.tcr = get(*engine_, tcr(r)); // top byte ignore applies with stage 1 off too
+    if (!(s.sctlr & 1))
+        return s; // stage 1 off: the tables are not read
     s.ttbr0 = get(*engine_, ttbr0(r));
     s.ttbr1 = s.two_ranges ? get(*engine_, ttbr1(r)) : 0;
     s.mair = get(*engine_, mair(r));

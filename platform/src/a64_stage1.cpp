@@ -128,14 +128,16 @@ a64_translation a64_stage1_translate(const a64_stage1_regime &r, const a64_acces
 {
     const bool aligned = a.size == 0 || (a.va & (a.size - 1)) == 0;
     if (!bit(r.sctlr, 0)) {
-        // Stage 1 disabled (AArch64.S1DisabledOutput): the VA is the PA; data accesses are
+        // Stage 1 disabled (AArch64.S1DisabledOutput): the PA is VA[55:0], VA[addrtop:PAMax]
+        // must be zero (addrtop 55 with top byte ignore, AArch64.AddrTop); data accesses are
         // Device-nGnRnE, so an unaligned one faults.
-        if (a.va >> r.pa_bits)
+        const unsigned addrtop = params(r, a.va, a.fetch).tbi ? 55 : 63;
+        if (a.va & mask(addrtop, r.pa_bits))
             return fault(a64_fault_kind::address_size, 0);
         if (!a.fetch && !aligned)
             return fault(a64_fault_kind::alignment, 0);
         a64_translation t;
-        t.pa = a.va;
+        t.pa = bits(a.va, 55, 0);
         t.device = !a.fetch;
         return t;
     }
@@ -150,7 +152,9 @@ a64_translation a64_stage1_translate(const a64_stage1_regime &r, const a64_acces
     // The first table holds 2^(inputsize - shift(start)) entries.
     auto shift = [&](int level) { return g + static_cast<unsigned>(3 - level) * stride; };
     const unsigned first_bits = inputsize - shift(start);
-    uint64_t table = p.ttb & mask(47, first_bits + 3 > 6 ? first_bits + 3 : 6);
+    // AArch64.S1TTBaseAddress: TTBR[47:1] aligned to the first table's size (16 bytes for a
+    // table of two entries: the 64-byte minimum is for 52-bit addresses only).
+    uint64_t table = p.ttb & mask(47, first_bits + 3);
     if (table >> p.pa_bits)
         return fault(a64_fault_kind::address_size, 0);
     bool ap_table_ro = false, ap_table_no_el0 = false, uxn_table = false, pxn_table = false;

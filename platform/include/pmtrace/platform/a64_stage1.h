@@ -41,7 +41,7 @@ struct a64_fault {
 // A translation regime's registers, as the software left them.
 struct a64_stage1_regime {
     bool two_ranges = true; // EL1&0 and EL2&0 (HCR_EL2.E2H 1): TTBR0 and TTBR1; EL2: TTBR0 only
-    uint64_t sctlr = 0;     // SCTLR_ELx: M (enable), A (alignment check), WXN
+    uint64_t sctlr = 0;     // SCTLR_ELx: M (enable), WXN (SCTLR.A is the caller's check)
     uint64_t tcr = 0;       // TCR_EL1 layout; TCR_EL2 with E2H 0 has its own (el2_tcr_layout)
     bool el2_tcr_layout = false;
     uint64_t ttbr0 = 0, ttbr1 = 0;
