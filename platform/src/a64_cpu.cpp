@@ -108,8 +108,9 @@ void a64_cpu::main()
             take_serror();
         if (irq_deliverable())
             take_irq();
-        uint64_t b = budget();
+        uint64_t b = budget(), q = quantum_budget();
         stop_at_ = b > ~uint64_t{0} - retired_ ? ~uint64_t{0} : retired_ + b;
+        quantum_stop_at_ = q > ~uint64_t{0} - retired_ ? ~uint64_t{0} : retired_ + q;
         in_engine_ = true;
         a64_stop stop = engine_->run();
         in_engine_ = false;
@@ -235,7 +236,8 @@ void a64_cpu::report()
     unreported_insns_ = 0;
 }
 
-// How many instructions may run before the PMU does something visible or the quantum ends.
+// How many instructions may run before the PMU does something visible: the run stops exactly
+// there, also inside a block.
 uint64_t a64_cpu::budget()
 {
     uint64_t b = ~uint64_t{0};
@@ -249,6 +251,16 @@ uint64_t a64_cpu::budget()
         if (hc != ~uint64_t{0})
             b = std::min(b, (hc + cpi - 1) / cpi);
     }
+    return std::max<uint64_t>(b, 1);
+}
+
+// How many instructions may run before the quantum ends. The run stops at the first block
+// boundary after that (the local time passes the quantum by less than a block): a stop inside
+// a block costs two translations of it, and nothing needs the quantum's end exactly.
+uint64_t a64_cpu::quantum_budget()
+{
+    uint64_t b = ~uint64_t{0};
+    const uint64_t cpi = config_.cycles_per_instruction;
     sc_core::sc_time q = tlm_utils::tlm_quantumkeeper::get_global_quantum();
     if (q > sc_core::SC_ZERO_TIME) {
         sc_core::sc_time local = qk_.get_local_time();
@@ -270,7 +282,7 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
     }
     if (serror_pending_ || (irq_level_ && irq_deliverable()))
         return address;
-    if (retired_ >= stop_at_)
+    if (retired_ >= stop_at_ || retired_ >= quantum_stop_at_)
         return address;
     uint64_t n = size / 4;
     if (n > stop_at_ - retired_)

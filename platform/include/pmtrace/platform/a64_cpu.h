@@ -151,6 +151,7 @@ class a64_cpu : public sc_core::sc_module,
     void retire_range(uint64_t begin, uint64_t end);
     void report();
     uint64_t budget();
+    uint64_t quantum_budget();
     void check_state(bool eret);
     // Exceptions (a64_cpu_exceptions.cpp).
     void take_exception(unsigned target_el, uint32_t ec, uint32_t iss, uint64_t preferred_return,
@@ -196,8 +197,9 @@ class a64_cpu : public sc_core::sc_module,
     uint64_t retired_ = 0; // instructions retired in all
     uint64_t unreported_insns_ = 0, unreported_loads_ = 0, unreported_stores_ = 0;
     uint64_t unreported_branches_ = 0, unreported_immed_ = 0, unreported_returns_ = 0;
-    uint64_t stop_at_ = ~uint64_t{0}; // stop when retired_ reaches this
-    unsigned el_ = 1;                 // the Exception level the PE model was last told
+    uint64_t stop_at_ = ~uint64_t{0};         // stop when retired_ reaches this (exactly)
+    uint64_t quantum_stop_at_ = ~uint64_t{0}; // stop at the first block boundary from here
+    unsigned el_ = 1;                         // the Exception level the PE model was last told
     bool irq_level_ = false;
     bool serror_pending_ = false;
     bool pending_exception_ = false; // a sysreg access stopped for an exception
