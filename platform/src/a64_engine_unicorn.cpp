@@ -53,7 +53,7 @@ class unicorn_engine final : public a64_engine
             uc_close(uc_);
     }
 
-    bool open(std::string &error);
+    bool open(std::string &error, a64_engine_hooks hooks);
 
     const char *name() const override { return "unicorn"; }
     void set_client(a64_engine_client *client) override { client_ = client; }
@@ -108,7 +108,7 @@ class unicorn_engine final : public a64_engine
     uc_context *el1_context_ = nullptr, *scratch_context_ = nullptr;
 };
 
-bool unicorn_engine::open(std::string &error)
+bool unicorn_engine::open(std::string &error, a64_engine_hooks hooks)
 {
     uc_err err = uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &uc_);
     if (err != UC_ERR_OK) {
@@ -124,9 +124,13 @@ bool unicorn_engine::open(std::string &error)
         return false;
     }
     uc_hook h;
-    uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void *>(block_hook), this, 1, 0);
-    for (int insn : {UC_ARM64_INS_MRS, UC_ARM64_INS_MSR, UC_ARM64_INS_SYS, UC_ARM64_INS_SYSL})
-        uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook), this, 1, 0, insn);
+    if (hooks == a64_engine_hooks::all) {
+        uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void *>(block_hook), this, 1, 0);
+        for (int insn : {UC_ARM64_INS_MRS, UC_ARM64_INS_MSR, UC_ARM64_INS_SYS, UC_ARM64_INS_SYSL})
+            uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook), this, 1, 0,
+                        insn);
+    }
+    // Called only when an exception or an unmapped access happens: free while code runs.
     uc_hook_add(uc_, &h, UC_HOOK_INTR, reinterpret_cast<void *>(intr_hook), this, 1, 0);
     uc_hook_add(uc_, &h, UC_HOOK_MEM_UNMAPPED, reinterpret_cast<void *>(unmapped_hook), this, 1, 0);
     uc_ctl_exits_enable(uc_);
@@ -455,10 +459,10 @@ bool unicorn_engine::unmapped_hook(uc_engine *, uc_mem_type type, uint64_t addre
 
 } // namespace
 
-std::unique_ptr<a64_engine> make_unicorn_engine(std::string &error)
+std::unique_ptr<a64_engine> make_unicorn_engine(std::string &error, a64_engine_hooks hooks)
 {
     auto engine = std::make_unique<unicorn_engine>();
-    if (!engine->open(error))
+    if (!engine->open(error, hooks))
         return nullptr;
     return engine;
 }

@@ -168,6 +168,7 @@ class a64_cpu : public sc_core::sc_module,
     void report();
     void plan();
     uint64_t budget();
+    uint64_t quantum_budget();
     uint64_t event_stop(uint64_t address, uint32_t size);
     uint64_t after_first(uint64_t address, uint32_t size, uint32_t classes);
     void tsb_csync();
@@ -227,7 +228,8 @@ class a64_cpu : public sc_core::sc_module,
     uint64_t retired_ = 0; // instructions retired in all
     uint64_t unreported_insns_ = 0;
     std::array<uint64_t, num_block_events> unreported_{};
-    uint64_t stop_at_ = ~uint64_t{0}; // stop when retired_ reaches this
+    uint64_t stop_at_ = ~uint64_t{0};         // stop when retired_ reaches this (exactly)
+    uint64_t quantum_stop_at_ = ~uint64_t{0}; // stop at the first block boundary from here
     // The block events whose overflow is in reach (bit k: block event k) and, for each, how
     // many more may occur before it (the PMU's headroom less those retired since).
     uint32_t watched_ = 0;

@@ -130,9 +130,16 @@ class a64_engine
     virtual void invalidate(uint64_t begin, uint64_t end) = 0;
 };
 
+// What the engine calls into its client while code runs. `all`: what the CPU model needs
+// (on_block, on_block_cut, on_sysreg). `none`: nothing (every system register is the engine's,
+// and no stop is asked for): the engine at its own speed, for measuring it (bench/bench_a64) or
+// for code nobody accounts for; run() still returns at exceptions, WFI and device accesses.
+enum class a64_engine_hooks { all, none };
+
 // The Unicorn 2 engine (Cortex-A72 base model, EL2 and EL3 implemented). nullptr and `error`
 // when Unicorn cannot be opened.
-std::unique_ptr<a64_engine> make_unicorn_engine(std::string &error);
+std::unique_ptr<a64_engine> make_unicorn_engine(std::string &error,
+                                                a64_engine_hooks hooks = a64_engine_hooks::all);
 
 } // namespace pmtrace::platform
 

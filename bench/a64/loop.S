@@ -1,0 +1,194 @@
+// loop.S - the benchmark program of bench_a64: a loop of 10^9 instructions (125,000,000
+// iterations of 8: a load, five ALU instructions, a branch; with -DSTORES one ALU instruction is
+// a store), run with and without the PMU counting it. Bare metal, entered at EL1 at 0x40080000
+// with the MMU off and D, A, I, F masked, as QEMU's virt boot loader does.
+//
+// The word `mode` (image offset 8) selects what runs around the loop, set by the benchmark:
+//   bits 1:0  0: the loop only; 1: PMCCNTR counts CPU_CYCLES and event counter 0 INST_RETIRED
+//             with an overflow interrupt every 10^6 instructions (PPI 23 through the GICv3);
+//             2: as 1, and counters 1 and 2 count MEM_ACCESS and BR_RETIRED
+//   bit 2     the result also goes to the PL011 ("bench ok" or "bench FAIL <x19 in hex>")
+//   bit 3     no loop and no PMU: the program's start and end alone (to time start-up)
+// The program checks its own result and ends with PSCI SYSTEM_OFF; registers at the end:
+//   x19  0 when every check passed, else the number of the first that failed
+//   x20  overflow interrupts taken (1000 with the PMU)
+//   x2   the sum of the loaded values; x4 the index; x6 3 * iterations
+//   x21  PMCCNTR_EL0, x22 PMEVCNTR0 (INST_RETIRED), x23 PMEVCNTR1 (MEM_ACCESS),
+//        x24 PMEVCNTR2 (BR_RETIRED) after the loop (mode 1 and 2)
+#include "common.inc"
+
+#define ITERATIONS 125000000
+#define SUM 31937469280          // sum over k < ITERATIONS of k mod 512
+#define REARM 0xfff0bdc0         // 2^32 - 10^6
+#define TABLE 0x40400000         // 512 doublewords, table[i] = i (pages of their own)
+#define OUT 0x40500000           // the stores' table (-DSTORES)
+#define UART 0x09000000
+
+.global _start
+_start:
+    b start
+    .balign 8
+mode:
+    .quad 0
+
+start:
+    ldr x0, =vec
+    msr vbar_el1, x0
+    // table[i] = i
+    ldr x1, =TABLE
+    mov x4, #0
+1:  str x4, [x1, x4, lsl #3]
+    add x4, x4, #1
+    cmp x4, #512
+    b.ne 1b
+    ldr x9, mode
+    mov x19, #0
+    mov x20, #0
+    tbnz x9, #3, done
+    and x10, x9, #3
+    cbz x10, run
+
+    gic_enable_ppi 23
+    // Counter 0: INST_RETIRED (0x08) from 2^32 - 10^6, interrupt on overflow; PMCCNTR.
+    mov x0, #0x08
+    msr pmevtyper0_el0, x0
+    mov x0, #(REARM & 0xffff)
+    movk x0, #(REARM >> 16), lsl #16
+    msr pmevcntr0_el0, x0
+    mov x0, #1
+    msr pmintenset_el1, x0
+    mov w0, #(1 << 31) | 1
+    cmp x10, #2
+    b.ne 2f
+    mov x1, #0x13               // MEM_ACCESS
+    msr pmevtyper1_el0, x1
+    mov x1, #0x21               // BR_RETIRED
+    msr pmevtyper2_el0, x1
+    msr pmevcntr1_el0, xzr
+    msr pmevcntr2_el0, xzr
+    orr x0, x0, #6
+2:  msr pmcntenset_el0, x0
+    msr daifclr, #2             // unmask IRQ
+    mov x0, #(1 << 2) | 1       // PMCR_EL0: C (PMCCNTR from 0), E
+    msr pmcr_el0, x0
+
+run:
+    ldr x0, =ITERATIONS
+    ldr x1, =TABLE
+    ldr x7, =OUT
+    mov x2, #0
+    mov x4, #0
+    mov x5, #0
+    mov x6, #0
+    .balign 64
+loop:
+    ldr x3, [x1, x4, lsl #3]
+    add x2, x2, x3
+#ifdef STORES
+    str x2, [x7, x4, lsl #3]
+#else
+    eor x5, x5, x2
+#endif
+    add x4, x4, #1
+    and x4, x4, #511
+    add x6, x6, #3
+    subs x0, x0, #1
+    b.ne loop
+
+    // The PMU stops, the counts are kept, the interrupt is masked.
+    cbz x10, check
+    msr daifset, #2
+    msr pmcr_el0, xzr
+    mrs x21, pmccntr_el0
+    mrs x22, pmevcntr0_el0
+    mrs x23, pmevcntr1_el0
+    mrs x24, pmevcntr2_el0
+
+check:
+    mov x19, #1
+    ldr x8, =SUM
+    cmp x2, x8
+    b.ne done
+    mov x19, #2
+    cmp x4, #(ITERATIONS % 512)
+    b.ne done
+    mov x19, #3
+    ldr x8, =ITERATIONS * 3
+    cmp x6, x8
+    b.ne done
+#ifdef STORES
+    mov x19, #4                 // the last store: the final sum at index ITERATIONS % 512 - 1
+    ldr x8, [x7, #((ITERATIONS % 512) - 1) * 8]
+    cmp x8, x2
+    b.ne done
+#endif
+    mov x19, #5                 // 1000 overflow interrupts with the PMU, none without
+    mov x8, #0
+    cbz x10, 3f
+    mov x8, #1000
+3:  cmp x20, x8
+    b.ne done
+    mov x19, #0
+
+done:
+    tbz x9, #2, off
+    ldr x1, =UART
+    adr x3, ok_text
+    cbz x19, 4f
+    adr x3, fail_text
+4:  ldrb w0, [x3], #1
+    cbz w0, 5f
+    strb w0, [x1]
+    b 4b
+5:  cbz x19, 6f
+    ubfx x0, x19, #4, #4        // x19 in two hex digits
+    bl hex_digit
+    and x0, x19, #15
+    bl hex_digit
+6:  mov w0, #'\n'
+    strb w0, [x1]
+off:
+    system_off
+
+// The hex digit x0 (0..15) to the PL011 at x1.
+hex_digit:
+    cmp x0, #10
+    add x3, x0, #'0'
+    add x0, x0, #('a' - 10)
+    csel x0, x3, x0, lo
+    strb w0, [x1]
+    ret
+
+// IRQ: the PMU's overflow (INTID 23) re-arms counter 0, clears its overflow flag, ends the
+// interrupt and counts it. Anything else fails the run (x19 = 6).
+irq:
+    mrs x11, s3_0_c12_c12_0     // ICC_IAR1_EL1
+    cmp x11, #23
+    b.ne bad
+    mov x12, #(REARM & 0xffff)
+    movk x12, #(REARM >> 16), lsl #16
+    msr pmevcntr0_el0, x12
+    mov x12, #1
+    msr pmovsclr_el0, x12
+    isb
+    msr s3_0_c12_c12_1, x11     // ICC_EOIR1_EL1
+    add x20, x20, #1
+    eret
+bad:
+    mov x19, #6
+    b done
+
+ok_text:
+    .asciz "bench ok"
+fail_text:
+    .asciz "bench FAIL "
+    .balign 4
+
+// Every vector but the IRQ from the current EL (entry 5) fails the run (x19 = 100 + entry).
+unexpected:
+    cmp x28, #5
+    b.eq irq
+    add x19, x28, #100
+    b done
+
+vectors vec, unexpected
