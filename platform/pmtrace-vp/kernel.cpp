@@ -8,7 +8,6 @@
 #include <poll.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <ostream>
 #include <sstream>
 
@@ -69,14 +68,6 @@ std::vector<uint8_t> device_tree(const options &o, const platform::vp &vp, std::
     return dtb;
 }
 
-bool write_file(const std::string &path, const std::vector<uint8_t> &bytes)
-{
-    std::ofstream f(path, std::ios::binary);
-    f.write(reinterpret_cast<const char *>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-    return static_cast<bool>(f);
-}
-
 } // namespace
 
 platform::vp_config kernel_platform_config(const options &o)
@@ -100,7 +91,7 @@ int boot_kernel(const options &o, platform::vp &vp, std::ostream &err)
         return exit_usage;
     }
     if (!o.dump_dtb.empty()) {
-        if (write_file(o.dump_dtb, dtb))
+        if (platform::write_file(o.dump_dtb, dtb))
             return exit_ok;
         err << "pmtrace-vp: --dump-dtb: cannot write " << o.dump_dtb << "\n";
         return exit_failed;

@@ -10,6 +10,8 @@
 #include "scenario.h"
 #include "summary.h"
 
+#include <pmtrace/platform/boot_image.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -79,14 +81,6 @@ int run_kernel(const options &o)
     return rc;
 }
 
-bool write_file(const std::string &path, const std::vector<uint8_t> &bytes)
-{
-    std::ofstream f(path, std::ios::binary);
-    f.write(reinterpret_cast<const char *>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-    return static_cast<bool>(f);
-}
-
 } // namespace
 
 int sc_main(int argc, char **argv)
@@ -124,7 +118,7 @@ int sc_main(int argc, char **argv)
     }
     if (!r.decode_ok)
         rc = exit_failed;
-    if (!o.trace_out.empty() && !write_file(o.trace_out, r.captured)) {
+    if (!o.trace_out.empty() && !platform::write_file(o.trace_out, r.captured)) {
         std::fprintf(stderr, "pmtrace-vp: cannot write %s\n", o.trace_out.c_str());
         rc = exit_failed;
     }

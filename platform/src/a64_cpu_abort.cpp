@@ -16,30 +16,6 @@ namespace pmtrace::platform
 
 using namespace a64;
 
-namespace
-{
-
-// A cache maintenance or DC ZVA instruction by virtual address (SYS, op0 0b01, CRn 7): its
-// address is Xt.
-struct cache_op {
-    bool zva = false; // DC ZVA: a write, not cache maintenance
-    unsigned rt = 0;
-};
-std::optional<cache_op> decode_cache_op(uint32_t insn)
-{
-    if ((insn & 0xFFF8'0000) != 0xD508'0000 || ((insn >> 12) & 0xF) != 7)
-        return std::nullopt;
-    const unsigned op1 = (insn >> 16) & 7, crm = (insn >> 8) & 0xF, op2 = (insn >> 5) & 7;
-    if (crm == 8 || crm == 9) // AT: address translation, which does not abort
-        return std::nullopt;
-    cache_op c;
-    c.zva = op1 == 3 && crm == 4 && op2 == 1;
-    c.rt = insn & 31;
-    return c;
-}
-
-} // namespace
-
 unsigned a64_cpu::sync_target_el()
 {
     const unsigned el = current_el();
@@ -65,9 +41,7 @@ a64_stage1_regime a64_cpu::regime(unsigned el)
     s.ttbr0 = get(*engine_, ttbr0(r));
     s.ttbr1 = s.two_ranges ? get(*engine_, ttbr1(r)) : 0;
     s.mair = get(*engine_, mair(r));
-    static constexpr unsigned pa_range[] = {32, 36, 40, 42, 44, 48, 52};
-    const uint64_t parange = get(*engine_, id_aa64mmfr0_el1) & 0xF;
-    s.pa_bits = parange < 7 ? pa_range[parange] : 48;
+    s.pa_bits = a64_pa_bits(get(*engine_, id_aa64mmfr0_el1) & 0xF);
     return s;
 }
 
@@ -134,7 +108,7 @@ void a64_cpu::take_abort(const a64_stop &stop)
         element = m->size ? m->size : 1;
         total = element * (m->pair ? 2 : 1);
         write = m->store;
-    } else if (auto c = decode_cache_op(insn)) {
+    } else if (auto c = a64_decode_cache_op(insn)) {
         va = engine_->x(c->rt);
         write = true;
         cm = !c->zva;

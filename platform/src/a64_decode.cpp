@@ -83,6 +83,19 @@ uint32_t a64_classify(uint32_t insn)
     return c;
 }
 
+std::optional<a64_cache_op> a64_decode_cache_op(uint32_t insn)
+{
+    if ((insn & 0xFFF8'0000) != 0xD508'0000 || bits(insn, 15, 12) != 0b0111)
+        return std::nullopt;
+    const uint32_t op1 = bits(insn, 18, 16), crm = bits(insn, 11, 8), op2 = bits(insn, 7, 5);
+    if (crm == 0b1000 || crm == 0b1001) // AT: address translation, which does not abort
+        return std::nullopt;
+    a64_cache_op c;
+    c.zva = op1 == 0b011 && crm == 0b0100 && op2 == 0b001;
+    c.rt = bits(insn, 4, 0);
+    return c;
+}
+
 bool a64_may_write(uint32_t insn, unsigned reg)
 {
     uint32_t c = a64_classify(insn);

@@ -34,12 +34,6 @@ struct walk_params {
     bool upper = false; // TTBR1
 };
 
-unsigned pa_bits_of(uint64_t field)
-{
-    static constexpr unsigned sizes[] = {32, 36, 40, 42, 44, 48, 52};
-    return field < 7 ? sizes[field] : 48;
-}
-
 walk_params params(const a64_stage1_regime &r, uint64_t va, bool fetch)
 {
     walk_params p;
@@ -49,7 +43,7 @@ walk_params params(const a64_stage1_regime &r, uint64_t va, bool fetch)
         p.txsz = static_cast<unsigned>(bits(tcr, 5, 0));
         const uint64_t tg0 = bits(tcr, 15, 14);
         p.granule = tg0 == 1 ? 16 : tg0 == 2 ? 14 : 12;
-        p.pa_bits = pa_bits_of(bits(tcr, 18, 16));
+        p.pa_bits = a64_pa_bits(bits(tcr, 18, 16));
         p.tbi = bit(tcr, 20) && !(fetch && bit(tcr, 29));
         p.ha = bit(tcr, 21);
         p.ttb = r.ttbr0;
@@ -73,7 +67,7 @@ walk_params params(const a64_stage1_regime &r, uint64_t va, bool fetch)
             p.e0pd = bit(tcr, 55);
             p.ttb = r.ttbr0;
         }
-        p.pa_bits = pa_bits_of(bits(tcr, 34, 32));
+        p.pa_bits = a64_pa_bits(bits(tcr, 34, 32));
         p.ha = bit(tcr, 39);
     }
     if (p.pa_bits > r.pa_bits)
@@ -107,6 +101,12 @@ a64_translation fault(a64_fault_kind kind, int level)
 }
 
 } // namespace
+
+unsigned a64_pa_bits(uint64_t parange)
+{
+    static constexpr unsigned sizes[] = {32, 36, 40, 42, 44, 48, 52};
+    return parange < 7 ? sizes[parange] : 48;
+}
 
 uint32_t a64_fault::fsc() const
 {

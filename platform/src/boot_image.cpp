@@ -350,6 +350,14 @@ std::optional<boot_image> load_boot_image(const std::vector<uint8_t> &bytes, uin
     return load_raw(bytes, ram, write, error);
 }
 
+bool write_file(const std::string &path, const std::vector<uint8_t> &bytes)
+{
+    std::ofstream f(path, std::ios::binary);
+    f.write(reinterpret_cast<const char *>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+    return static_cast<bool>(f);
+}
+
 std::optional<std::vector<uint8_t>> read_file(const std::string &path, std::string &error)
 {
     namespace fs = std::filesystem;

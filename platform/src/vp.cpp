@@ -15,24 +15,29 @@ pmtrace::pe_model_config vp_default_pe()
     return c;
 }
 
+namespace
+{
+// What the CPUs must know of the PE, from the PE model's configuration.
+cpu_pe_config cpu_pe_config_of(const pmtrace::pe_model_config &pe)
+{
+    cpu_pe_config c;
+    c.clock_period = pe.clock_period;
+    c.num_counters = pe.core.num_counters;
+    c.have_el2 = pe.core.have_el2;
+    c.have_el3 = pe.core.have_el3;
+    c.pmuv3p9 = pe.core.pmu_version >= PMT_PMUV3P9;
+    c.trbe = pe.core.trbe.feat_trbe;
+    c.trbe_exc = pe.core.trbe.feat_trbe_exc;
+    return c;
+}
+} // namespace
+
 vp_config vp::complete(vp_config c)
 {
-    c.cpu.clock_period = c.pe.clock_period;
-    c.cpu.num_counters = c.pe.core.num_counters;
-    c.cpu.have_el2 = c.pe.core.have_el2;
-    c.cpu.have_el3 = c.pe.core.have_el3;
-    c.cpu.pmuv3p9 = c.pe.core.pmu_version >= PMT_PMUV3P9;
-    c.cpu.trbe = c.pe.core.trbe.feat_trbe;
-    c.cpu.trbe_exc = c.pe.core.trbe.feat_trbe_exc;
+    static_cast<cpu_pe_config &>(c.cpu) = cpu_pe_config_of(c.pe);
+    static_cast<cpu_pe_config &>(c.a64) = cpu_pe_config_of(c.pe);
     c.cpu.uart_base = virt::uart_base;
     c.cpu.enabled = c.cpu_kind == vp_cpu::host;
-    c.a64.clock_period = c.pe.clock_period;
-    c.a64.num_counters = c.pe.core.num_counters;
-    c.a64.have_el2 = c.pe.core.have_el2;
-    c.a64.have_el3 = c.pe.core.have_el3;
-    c.a64.pmuv3p9 = c.pe.core.pmu_version >= PMT_PMUV3P9;
-    c.a64.trbe = c.pe.core.trbe.feat_trbe;
-    c.a64.trbe_exc = c.pe.core.trbe.feat_trbe_exc;
     if (c.cpu_kind == vp_cpu::a64 && c.a64_pmceid) {
         std::array<uint64_t, 2> e = a64_cpu::common_events(c.pe.core.trbe.feat_trbe);
         c.pe.core.common_events[0] = e[0];

@@ -148,3 +148,23 @@ TEST(A64Decode, RegistersAnInstructionMayWrite)
     EXPECT_FALSE(a64_may_write(0x8B090107, 8));
     EXPECT_TRUE(a64_may_write(0x4C9F7020, 1)); // st1 {v0.16b}, [x1], #16
 }
+
+// Cache maintenance by VA and DC ZVA (SYS, op0 0b01, CRn 0b0111): the address register, and
+// whether it is DC ZVA (a write, so no CM in a Data Abort's ISS); AT (CRm 0b1000) is not one.
+TEST(A64Decode, CacheMaintenanceByVirtualAddress)
+{
+    auto civac = a64_decode_cache_op(0xD50B7E23); // dc civac, x3
+    ASSERT_TRUE(civac);
+    EXPECT_FALSE(civac->zva);
+    EXPECT_EQ(civac->rt, 3u);
+    auto zva = a64_decode_cache_op(0xD50B7427); // dc zva, x7
+    ASSERT_TRUE(zva);
+    EXPECT_TRUE(zva->zva);
+    EXPECT_EQ(zva->rt, 7u);
+    auto ivau = a64_decode_cache_op(0xD50B7522); // ic ivau, x2
+    ASSERT_TRUE(ivau);
+    EXPECT_FALSE(ivau->zva);
+    EXPECT_EQ(ivau->rt, 2u);
+    EXPECT_FALSE(a64_decode_cache_op(0xD5087804)); // at s1e1r, x4
+    EXPECT_FALSE(a64_decode_cache_op(0xB9400425)); // ldr w5, [x1, #4]
+}

@@ -30,6 +30,7 @@
 
 #include <pmtrace/platform/a64_engine.h>
 #include <pmtrace/platform/a64_stage1.h>
+#include <pmtrace/platform/cpu_pe_config.h>
 #include <pmtrace/platform/generic_timer.h>
 #include <pmtrace/platform/gic_cpu_interface.h>
 #include <pmtrace/platform/signal_if.h>
@@ -50,8 +51,8 @@
 namespace pmtrace::platform
 {
 
-struct a64_cpu_config {
-    sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);
+// The PE's part (clock, counters, features) is cpu_pe_config's.
+struct a64_cpu_config : cpu_pe_config {
     sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
     // Where the image is entered (QEMU's virt: EL1, or EL2 with virtualization=on). The PSCI
     // conduit follows: HVC at EL1, SMC at EL2.
@@ -62,12 +63,6 @@ struct a64_cpu_config {
     // Firmware: MDCR_EL3 and MDCR_EL2 as TF-A and a hypervisor leave them (every counter and
     // the trace buffer to the software entered), as the host-driven CPU does.
     bool firmware = true;
-    unsigned num_counters = 6;
-    bool have_el2 = true;
-    bool have_el3 = true;
-    bool pmuv3p9 = false;
-    bool trbe = false;
-    bool trbe_exc = false;
     // The PMU and trace fields of ID_AA64DFR0/1_EL1 (from the PE model).
     uint64_t id_aa64dfr0 = 0;
     uint64_t id_aa64dfr1 = 0;

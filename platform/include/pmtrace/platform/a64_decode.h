@@ -65,6 +65,15 @@ struct a64_mem_insn {
 
 std::optional<a64_mem_insn> a64_decode_mem(uint32_t insn);
 
+// A data cache maintenance instruction by virtual address, or DC ZVA (SYS with op0 0b01, CRn
+// 0b0111, not an AT): its address is Xt. A Data Abort on one reports CM (not for DC ZVA, a
+// write).
+struct a64_cache_op {
+    bool zva = false;
+    unsigned rt = 0;
+};
+std::optional<a64_cache_op> a64_decode_cache_op(uint32_t insn);
+
 // The address an access uses: reg(n) reads Xn for n < 31 and SP for 31 (a base register), pc
 // is the instruction's address.
 uint64_t a64_address(const a64_mem_insn &m, const std::function<uint64_t(unsigned)> &base_reg,

@@ -65,6 +65,10 @@ struct a64_translation {
     bool device = false;
 };
 
+// The physical address size an ID_AA64MMFR0_EL1.PARange (or TCR's IPS/PS) value gives, in
+// bits (48 for a reserved value).
+unsigned a64_pa_bits(uint64_t parange);
+
 // Reads 8 bytes of physical memory (a descriptor, little-endian); false: nothing there (an
 // External abort on the walk).
 using a64_phys_read = std::function<bool(uint64_t pa, uint64_t &value)>;

@@ -57,6 +57,8 @@ std::optional<boot_image> load_boot_image(const std::vector<uint8_t> &bytes, uin
 // Reads a file; nullopt + error for a missing/unreadable/empty file (and for a directory or
 // anything else that is not a regular file).
 std::optional<std::vector<uint8_t>> read_file(const std::string &path, std::string &error);
+// Writes `bytes` to a file (made or truncated); false when it cannot be written whole.
+bool write_file(const std::string &path, const std::vector<uint8_t> &bytes);
 
 // Where the device tree goes: above the image, 2 MiB aligned (stay within RAM; nullopt+error if
 // it does not fit, dtb_size bytes).

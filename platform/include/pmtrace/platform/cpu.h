@@ -32,6 +32,7 @@
 #ifndef PMTRACE_PLATFORM_CPU_H
 #define PMTRACE_PLATFORM_CPU_H
 
+#include <pmtrace/platform/cpu_pe_config.h>
 #include <pmtrace/platform/gic_cpu_interface.h>
 #include <pmtrace/platform/signal_if.h>
 #include <pmtrace/systemc/cpu_if.h>
@@ -49,8 +50,8 @@
 namespace pmtrace::platform
 {
 
-struct cpu_config {
-    sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);
+// The PE's part (clock, counters, features) is cpu_pe_config's.
+struct cpu_config : cpu_pe_config {
     // The global quantum (tlm_global_quantum) the CPU sets at construction.
     sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
     // MPIDR_EL1 (Aff0 = CPU number) and the ID registers the drivers probe (the platform copies
@@ -58,17 +59,11 @@ struct cpu_config {
     uint64_t mpidr = 0;
     uint64_t id_aa64dfr0 = 0;
     uint64_t id_aa64dfr1 = 0;
-    // The software's state: Non-secure EL1, EL2 enabled when EL2 exists.
-    bool have_el2 = true;
-    bool have_el3 = true;
+    // The software's state: Non-secure EL1, EL2 enabled when EL2 exists (have_el2).
     // Before the software runs, do what EL3 and EL2 firmware do: MDCR_EL3 (EnPM2 with PMUv3p9),
     // MDCR_EL2.HPMN = num_counters (the kernel gets every counter); with a Trace Buffer Unit,
     // MDCR_EL3.NSTB and MDCR_EL2.E2TB give the kernel the trace buffer.
     bool firmware = true;
-    unsigned num_counters = 6;
-    bool pmuv3p9 = false;
-    bool trbe = false;
-    bool trbe_exc = false;
     // PL011 data register for console_write; 0: console output dropped.
     uint64_t uart_base = 0;
     // Processor cycles an IRQ exception takes before the handler runs (exception entry, vector,
