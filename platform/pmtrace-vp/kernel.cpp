@@ -42,7 +42,8 @@ std::string hex(uint64_t v)
 
 // The device tree the image gets: the user's (--dtb, with --append as chosen/bootargs) or the
 // platform's own.
-std::vector<uint8_t> device_tree(const options &o, const platform::vp &vp, std::string &error)
+std::vector<uint8_t> device_tree(const options &o, const platform::vp &vp,
+                                 const std::string &bootargs, std::string &error)
 {
     if (!o.dtb.empty()) {
         std::optional<std::vector<uint8_t>> user = platform::read_file(o.dtb, error);
@@ -50,7 +51,7 @@ std::vector<uint8_t> device_tree(const options &o, const platform::vp &vp, std::
             return {};
         std::vector<uint8_t> dtb;
         if (user)
-            dtb = platform::prepare_user_dtb(*user, o.append, error);
+            dtb = platform::prepare_user_dtb(*user, bootargs, error);
         if (dtb.empty())
             error = "--dtb " + o.dtb + ": " + error;
         return dtb;
@@ -58,7 +59,7 @@ std::vector<uint8_t> device_tree(const options &o, const platform::vp &vp, std::
     platform::virt_dtb_config c;
     c.ram_size = o.ram_size;
     c.psci_method = vp.config().a64.entry_el == 2 ? "smc" : "hvc";
-    c.bootargs = o.append;
+    c.bootargs = bootargs;
     c.pmu_ppi = platform::virt::pmu_intid - 16;
     c.trbe = vp.config().pe.core.trbe.feat_trbe;
     c.trbe_ppi = vp.gic.config().trbe_intid - 16;
@@ -85,7 +86,19 @@ platform::vp_config kernel_platform_config(const options &o)
 int boot_kernel(const options &o, platform::vp &vp, std::ostream &err)
 {
     std::string error;
-    const std::vector<uint8_t> dtb = device_tree(o, vp, error);
+    std::optional<std::vector<uint8_t>> file = platform::read_file(o.kernel, error);
+    if (!file) {
+        err << "pmtrace-vp: --kernel " << o.kernel << ": " << error << "\n";
+        return exit_usage;
+    }
+    return boot_kernel(o, vp, *file, "--kernel " + o.kernel, o.append, err);
+}
+
+int boot_kernel(const options &o, platform::vp &vp, const std::vector<uint8_t> &file,
+                const std::string &name, const std::string &bootargs, std::ostream &err)
+{
+    std::string error;
+    const std::vector<uint8_t> dtb = device_tree(o, vp, bootargs, error);
     if (dtb.empty()) {
         err << "pmtrace-vp: " << error << "\n";
         return exit_usage;
@@ -97,19 +110,15 @@ int boot_kernel(const options &o, platform::vp &vp, std::ostream &err)
         return exit_failed;
     }
 
-    std::optional<std::vector<uint8_t>> file = platform::read_file(o.kernel, error);
-    std::optional<platform::boot_image> image;
-    if (file)
-        image = platform::load_boot_image(
-            *file, platform::virt::ram_base, o.ram_size,
-            [&](uint64_t pa, const uint8_t *data, size_t n) { return vp.load(pa, data, n); },
-            error);
+    std::optional<platform::boot_image> image = platform::load_boot_image(
+        file, platform::virt::ram_base, o.ram_size,
+        [&](uint64_t pa, const uint8_t *data, size_t n) { return vp.load(pa, data, n); }, error);
     std::optional<uint64_t> dtb_address;
     if (image)
         dtb_address =
             platform::place_dtb(*image, dtb.size(), platform::virt::ram_base, o.ram_size, error);
     if (!dtb_address) {
-        err << "pmtrace-vp: --kernel " << o.kernel << ": " << error << "\n";
+        err << "pmtrace-vp: " << name << ": " << error << "\n";
         return exit_usage;
     }
     (void)vp.load(*dtb_address, dtb.data(), dtb.size());

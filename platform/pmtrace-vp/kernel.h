@@ -9,7 +9,10 @@
 
 #include <pmtrace/platform/vp.h>
 
+#include <cstdint>
 #include <iosfwd>
+#include <string>
+#include <vector>
 
 namespace pmtrace::vp_cli
 {
@@ -17,10 +20,13 @@ namespace pmtrace::vp_cli
 // The platform the options ask for, with the AArch64 CPU and the console.
 platform::vp_config kernel_platform_config(const options &o);
 
-// Loads the image and its device tree into RAM and gives the CPU its boot state. Returns -1 to
-// run, or the exit status: 0 after --dump-dtb, exit_usage with a message on `err` for an image
-// or device tree that cannot be used.
+// Loads the image (--kernel's file, or `image`, named `name` in messages) and its device tree
+// into RAM and gives the CPU its boot state; `bootargs` is the command line. Returns -1 to run,
+// or the exit status: 0 after --dump-dtb, exit_usage with a message on `err` for an image or
+// device tree that cannot be used.
 int boot_kernel(const options &o, platform::vp &vp, std::ostream &err);
+int boot_kernel(const options &o, platform::vp &vp, const std::vector<uint8_t> &image,
+                const std::string &name, const std::string &bootargs, std::ostream &err);
 
 // After the run: exit_ok when the software ended by PSCI SYSTEM_OFF or SYSTEM_RESET,
 // exit_time_limit when --time-limit stopped it, else exit_failed with what went wrong on `err`.

@@ -1,10 +1,12 @@
 // pmtrace-vp - the executable a user runs first: the reference platform (platform/vp.h) with the
-// sw/ apps running on its host-driven CPU. The PMU driver programs the PE model through system
-// registers, overflow interrupts arrive through the GIC (INTID 23), the TRBE driver captures the
-// workload's trace into RAM (TRBIRQ on INTID 22), faults injected on the trace buffer's writes are
-// reported, and a summary in the shape of `perf stat` is printed. With --kernel IMAGE the
-// platform's AArch64 CPU boots the user's image instead (kernel.h). docs/platform.md shows the
-// command lines.
+// sw/ apps running on its AArch64 CPU as AArch64 code (a64_scenario.h). The PMU driver programs
+// the PE model through system registers, overflow interrupts arrive through the GIC (INTID 23),
+// the TRBE driver captures trace into RAM (TRBIRQ on INTID 22), and the apps print tables in the
+// shape of `perf stat`, the platform its view after them. With --kernel IMAGE the AArch64 CPU
+// boots the user's image instead (kernel.h); with --cpu host the host-driven CPU runs the apps
+// over a synthetic workload (scenario.h), with faults injected on the trace buffer's writes and
+// ETE trace to decode. docs/platform.md shows the command lines.
+#include "a64_scenario.h"
 #include "kernel.h"
 #include "options.h"
 #include "scenario.h"
@@ -60,11 +62,24 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// --kernel: the image on the AArch64 CPU until it ends (or --time-limit), then the summary.
-int run_kernel(const options &o)
+// The AArch64 CPU: --kernel's image, or the scenario image, until it ends (or --time-limit),
+// then the platform's summary.
+int run_a64(const options &o)
 {
-    platform::vp vp("vp", kernel_platform_config(o));
-    if (int rc = boot_kernel(o, vp, std::cerr); rc >= 0)
+    const bool scenario = o.kernel.empty();
+    platform::vp vp("vp", scenario ? scenario_platform_config(o) : kernel_platform_config(o));
+    int rc = -1;
+    if (!scenario) {
+        rc = boot_kernel(o, vp, std::cerr);
+    } else if (const std::vector<uint8_t> image = scenario_image(); image.empty()) {
+        std::cerr << "pmtrace-vp: this pmtrace-vp was built without its AArch64 scenario image "
+                     "(no aarch64-linux-gnu-gcc: install gcc-aarch64-linux-gnu and rebuild); "
+                     "--cpu host and --kernel IMAGE work without it\n";
+        rc = exit_failed;
+    } else {
+        rc = boot_kernel(o, vp, image, "the scenario image", scenario_bootargs(o), std::cerr);
+    }
+    if (rc >= 0)
         return rc;
     sc_core::sc_trace_file *vcd = open_vcd(o, vp);
     const auto t0 = std::chrono::steady_clock::now();
@@ -75,7 +90,7 @@ int run_kernel(const options &o)
     const double host = seconds_since(t0);
     if (vcd)
         sc_core::sc_close_vcd_trace_file(vcd);
-    const int rc = kernel_exit_status(o, vp, std::cerr);
+    rc = kernel_exit_status(o, vp, std::cerr);
     if (!o.quiet)
         std::fputs(format_kernel_text(o, vp, host).c_str(), stdout);
     return rc;
@@ -89,8 +104,8 @@ int sc_main(int argc, char **argv)
     if (int rc = parse(argc, argv, o, std::cout, std::cerr); rc >= 0)
         return rc;
     set_log_level(o.log_level);
-    if (!o.kernel.empty())
-        return run_kernel(o);
+    if (!o.kernel.empty() || o.cpu == cpu_kind::a64)
+        return run_a64(o);
 
     platform::vp vp("vp", platform_config(o));
     scenario_runner runner(o, vp);

@@ -89,6 +89,7 @@ T lookup(const std::string &option, const std::string &value,
 }
 
 struct raw {
+    std::string cpu = "a64", exclude = "none";
     std::string scenario = "stat", pmu_version = "3.7", events, event = "INST_RETIRED";
     std::string duration, buffer_base = "0x40100000", buffer_size = "64K", trace_mode = "fill";
     std::string trigger = "none", fault = "permission", fault_address, external_abort = "serror";
@@ -101,23 +102,64 @@ struct raw {
     bool no_trace = false, no_fix = false;
 };
 
-const char *const default_events = "CPU_CYCLES,INST_RETIRED,BR_RETIRED,BR_MIS_PRED_RETIRED,"
-                                   "L1D_CACHE,L1D_CACHE_REFILL";
+// stat's events by default: on the AArch64 CPU what executed code gives (a64_cpu.h), on the
+// host CPU the synthetic workload's.
+const char *const default_events = "CPU_CYCLES,INST_RETIRED,BR_RETIRED,MEM_ACCESS,EXC_TAKEN,"
+                                   "EXC_RETURN";
+const char *const default_host_events = "CPU_CYCLES,INST_RETIRED,BR_RETIRED,BR_MIS_PRED_RETIRED,"
+                                        "L1D_CACHE,L1D_CACHE_REFILL";
+
+bool given(const po::variables_map &vm, const char *name)
+{
+    return vm.count(name) && !vm[name].defaulted();
+}
+
+void convert_kernel_options(const raw &r, options &o);
 
 // --kernel: the image is the workload, so the scenario's options do not apply.
 void convert_kernel(const raw &r, const po::variables_map &vm, options &o)
 {
-    for (const char *name :
-         {"scenario",   "iterations",    "duration",      "per-piece",     "irq-cycles",
-          "events",     "event",         "period",        "long-counters", "no-trace",
-          "trace-mode", "trace-data",    "trace-bytes",   "buffer-base",   "buffer-size",
-          "trigger",    "trigger-after", "trigger-count", "trace-out",     "snapshot",
-          "decode",     "fault",         "fault-address", "fault-stage",   "fault-level",
-          "no-fix",     "stats-json"})
-        if (vm.count(name) && !vm[name].defaulted())
+    for (const char *name : {"scenario",
+                             "iterations",
+                             "duration",
+                             "per-piece",
+                             "irq-cycles",
+                             "events",
+                             "event",
+                             "period",
+                             "long-counters",
+                             "no-trace",
+                             "trace-mode",
+                             "trace-data",
+                             "trace-bytes",
+                             "buffer-base",
+                             "buffer-size",
+                             "trigger",
+                             "trigger-after",
+                             "trigger-count",
+                             "trace-out",
+                             "snapshot",
+                             "decode",
+                             "fault",
+                             "fault-address",
+                             "fault-stage",
+                             "fault-level",
+                             "no-fix",
+                             "stats-json",
+                             "instructions",
+                             "el",
+                             "exclude",
+                             "cpu"})
+        if (given(vm, name))
             throw bad_argument{std::string("--") + name +
                                " belongs to the scenarios; with --kernel the image is the "
                                "workload"};
+    convert_kernel_options(r, o);
+}
+
+// What the AArch64 CPU's runs share: RAM and the time limit.
+void convert_kernel_options(const raw &r, options &o)
+{
     // QEMU's virt: RAM from 0x4000_0000 up to the 256 GiB boundary.
     constexpr uint64_t ram_limit = 255ull << 30;
     o.ram_size = parse_size("ram", r.ram);
@@ -127,8 +169,31 @@ void convert_kernel(const raw &r, const po::variables_map &vm, options &o)
         o.time_limit = parse_time("time-limit", r.time_limit);
 }
 
+// The scenarios on the AArch64 CPU: real code gives its own cycles, events and trace, so what
+// shapes the host CPU's synthetic workload does not apply; nor does the fault scenario (its
+// faults are injected into the host CPU's translation of the trace buffer) until the AArch64
+// CPU's trace buffer writes are translated by its own tables.
+void check_a64_scenario(const po::variables_map &vm, const options &o)
+{
+    if (o.scenario == scenario::fault)
+        throw bad_argument{"--scenario fault needs --cpu host"};
+    for (const char *name :
+         {"duration", "irq-cycles", "trace-data", "trace-bytes", "trigger", "trigger-after",
+          "trigger-count", "trace-out", "snapshot", "decode", "stats-json"})
+        if (given(vm, name))
+            throw bad_argument{std::string("--") + name +
+                               " needs --cpu host (the host CPU's synthetic workload; the "
+                               "AArch64 CPU has no ETE trace unit yet)"};
+    if (o.el > 1)
+        throw bad_argument{"--el: 0 or 1"};
+}
+
 void convert(const raw &r, const po::variables_map &vm, options &o)
 {
+    o.cpu = lookup<cpu_kind>("cpu", r.cpu, {{"a64", cpu_kind::a64}, {"host", cpu_kind::host}});
+    o.exclude_user =
+        lookup<bool>("exclude", r.exclude, {{"none", false}, {"user", true}, {"kernel", false}});
+    o.exclude_kernel = r.exclude == "kernel";
     o.scenario_name = r.scenario;
     o.scenario = lookup<scenario>("scenario", r.scenario,
                                   {{"stat", scenario::stat},
@@ -154,7 +219,9 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         parse_time("quantum", !o.vcd.empty() && vm["quantum"].defaulted() ? "0" : r.quantum, true);
 
     // Events.
-    std::stringstream ss(r.events.empty() ? default_events : r.events);
+    std::stringstream ss(!r.events.empty()        ? r.events
+                         : o.cpu == cpu_kind::a64 ? default_events
+                                                  : default_host_events);
     std::string item;
     while (std::getline(ss, item, ','))
         o.events.push_back(parse_event(item));
@@ -170,6 +237,8 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         const double per_iteration = (o.clock * 1300.0).to_seconds();
         o.iterations = static_cast<uint64_t>(std::ceil(t.to_seconds() / per_iteration - 1e-9));
     }
+    if (o.instructions == 0)
+        throw bad_argument{"--instructions must be at least 1"};
     if (o.iterations == 0)
         throw bad_argument{"--iterations (or --duration) must give at least one iteration"};
 
@@ -235,13 +304,20 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
             throw bad_argument{"--vcd-counters needs --vcd FILE"};
         o.vcd_counters = parse_time("vcd-counters", r.vcd_counters);
     }
-    if (!o.kernel.empty())
+    if (!o.kernel.empty()) {
         convert_kernel(r, vm, o);
-    else
-        for (const char *name :
-             {"append", "dtb", "dump-dtb", "ram", "virtualization", "quiet", "time-limit"})
-            if (vm.count(name) && !vm[name].defaulted())
-                throw bad_argument{std::string("--") + name + " needs --kernel IMAGE"};
+    } else if (o.cpu == cpu_kind::a64) {
+        check_a64_scenario(vm, o);
+        if (given(vm, "dtb"))
+            throw bad_argument{"--dtb needs --kernel IMAGE"};
+        convert_kernel_options(r, o);
+    } else {
+        for (const char *name : {"append", "dtb", "dump-dtb", "ram", "virtualization", "quiet",
+                                 "time-limit", "instructions", "el"})
+            if (given(vm, name))
+                throw bad_argument{std::string("--") + name +
+                                   " needs the AArch64 CPU (--kernel IMAGE, or --cpu a64)"};
+    }
     lookup<int>("log-level", o.log_level,
                 {{"error", 0}, {"warning", 1}, {"info", 2}, {"debug", 3}});
 }
@@ -253,34 +329,45 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
     raw r;
     po::options_description general(
         "pmtrace-vp: a virtual platform on QEMU virt's memory map (GICv3, RAM, PL011 UART) with "
-        "one Arm PE whose PMU and Trace Buffer Unit are the pmtrace model. A host-driven CPU "
-        "runs the sw/ drivers (arm_pmuv3, coresight-trbe) and a synthetic workload loop (per "
-        "iteration: 1000 instructions, 1300 cycles, 200 branches, 7 mispredicts, 300 L1D "
-        "accesses, 12 refills, and trace bytes) and prints a summary in the shape of perf "
-        "stat.\n\n"
+        "one Arm PE whose PMU and Trace Buffer Unit are the pmtrace model. Its AArch64 CPU runs "
+        "the sw/ drivers (arm_pmuv3, coresight-trbe) and apps built for AArch64 over a loop of "
+        "real instructions (every count comes from executed code), printing perf-stat-like "
+        "tables on the console and the platform's view after them; or it boots your own image "
+        "(--kernel). --cpu host runs the same apps on a host-driven CPU with a synthetic "
+        "workload (per iteration: 1000 instructions, 1300 cycles, 200 branches, 7 mispredicts, "
+        "300 L1D accesses, 12 refills, and trace bytes), for what needs a trace unit: ETE "
+        "decoding, triggers, injected faults.\n\n"
         "Examples:\n"
         "  pmtrace-vp                                   count events, capture trace alongside\n"
+        "  pmtrace-vp -e INST_RETIRED,BR_RETIRED --exclude kernel   count EL0 only (:u)\n"
         "  pmtrace-vp -s record --period 100000         sample INST_RETIRED every 100000\n"
-        "  pmtrace-vp -s trace --trace-mode wrap --trace-out buf.bin\n"
-        "  pmtrace-vp -s trace --snapshot capture --decode   then: trc_pkt_lister -ss_dir capture "
-        "-decode\n"
-        "  pmtrace-vp -s trace --trigger stop --trigger-after 4096 --trigger-count 256\n"
-        "  pmtrace-vp -s fault --fault permission --fault-address 0x40101000\n"
-        "  pmtrace-vp -s fault --fault memory-error --external-abort report\n"
-        "  pmtrace-vp --vcd run.vcd --vcd-counters 1us --stats-json run.json\n"
-        "  pmtrace-vp --kernel image.bin --append \"console=ttyAMA0\"   boot an image\n\n"
+        "  pmtrace-vp -s trace --trace-mode wrap\n"
+        "  pmtrace-vp --kernel image.bin --append \"console=ttyAMA0\"   boot an image\n"
+        "  pmtrace-vp --cpu host -s trace --snapshot capture --decode   then: trc_pkt_lister "
+        "-ss_dir capture -decode\n"
+        "  pmtrace-vp --cpu host -s trace --trigger stop --trigger-after 4096 --trigger-count 256\n"
+        "  pmtrace-vp --cpu host -s fault --fault permission --fault-address 0x40101000\n"
+        "  pmtrace-vp --cpu host -s fault --fault memory-error --external-abort report\n"
+        "  pmtrace-vp --vcd run.vcd --vcd-counters 1us\n\n"
         "General");
     general.add_options()("help,h", "show this help and exit")(
+        "cpu", po::value(&r.cpu)->default_value(r.cpu),
+        "a64 (the AArch64 CPU runs the apps as AArch64 code) or host (the host-driven CPU and "
+        "its synthetic workload)")(
         "scenario,s", po::value(&r.scenario)->default_value(r.scenario),
         "stat (count events, like perf stat), record (sample on overflow interrupts, like perf "
         "record), trace (capture trace in a buffer mode, with a trigger) or fault (recover from "
-        "a fault injected on the trace buffer's writes)")(
+        "a fault injected on the trace buffer's writes; --cpu host)")(
         "iterations,i", po::value(&o.iterations)->default_value(o.iterations),
         "loop iterations of the workload")(
+        "instructions", po::value(&o.instructions)->default_value(o.instructions),
+        "AArch64 CPU: instructions an iteration (a SUBS/B.NE loop; the host CPU's are 1000)")(
+        "el", po::value(&o.el)->default_value(o.el),
+        "AArch64 CPU: the Exception level the loop runs at, 0 or 1")(
         "duration,d", po::value(&r.duration),
-        "run the workload for this long in simulated time instead (e.g. 2ms): 1300 cycles per "
-        "iteration")("per-piece", po::value(&o.per_piece)->default_value(o.per_piece),
-                     "loop iterations per piece of work the CPU runs between HAL calls")(
+        "host CPU: run the workload for this long in simulated time instead (e.g. 2ms): 1300 "
+        "cycles per iteration")("per-piece", po::value(&o.per_piece)->default_value(o.per_piece),
+                                "loop iterations per piece of work the CPU runs between HAL calls")(
         "log-level", po::value(&o.log_level)->default_value(o.log_level),
         "SystemC reports shown: error, warning, info or debug (register accesses by name)");
 
@@ -309,6 +396,8 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "record: sample every PERIOD events (an overflow interrupt each)")(
         "long-counters", po::bool_switch(&o.long_counters),
         "64-bit event counters (chained pairs before FEAT_PMUv3p5)")(
+        "exclude", po::value(&r.exclude)->default_value(r.exclude),
+        "none, user (count at EL1 only, perf's :k) or kernel (count at EL0 only, perf's :u)")(
         "no-trace", po::bool_switch(&r.no_trace),
         "no trace session alongside (by default the TRBE captures the workload's trace in Fill "
         "mode while it is counted)");

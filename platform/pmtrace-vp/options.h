@@ -18,6 +18,11 @@ namespace pmtrace::vp_cli
 
 enum class scenario { stat, record, trace, fault };
 
+// What runs the scenario: the AArch64 CPU executing the sw/ apps built for AArch64 (the scenario
+// image, a64_scenario.h), or the host-driven CPU calling them through the HAL with a synthetic
+// workload (its invented events and trace).
+enum class cpu_kind { a64, host };
+
 // A fault the fault scenario injects: a translation fault kind (the translator answers it for
 // one page) or a memory error (the RAM answers a TLM error for one page).
 struct fault_spec {
@@ -30,8 +35,12 @@ struct fault_spec {
 struct options {
     enum scenario scenario = scenario::stat;
     std::string scenario_name = "stat";
-    // The workload: a loop; per iteration 1000 instructions, 1300 cycles, events, trace bytes.
+    cpu_kind cpu = cpu_kind::a64;
+    // The workload: a loop of `iterations` x `instructions`, at EL`el` (AArch64 CPU); on the host
+    // CPU, per iteration 1000 instructions, 1300 cycles, events, trace bytes.
     uint64_t iterations = 100000;
+    uint64_t instructions = 1000;
+    unsigned el = 0;
     uint64_t per_piece = 100;
     size_t trace_per_iteration = 16; // --trace-data pattern
     // The PE.
@@ -48,6 +57,7 @@ struct options {
     uint16_t record_event = PMT_EV_INST_RETIRED;
     uint64_t period = 1000000;
     bool long_counters = false;
+    bool exclude_user = false, exclude_kernel = false; // perf's :k and :u
     bool trace_alongside = true; // stat and record: a Fill-mode trace session around the run
     // trace (and the buffer of every scenario).
     uint64_t buffer_base = 0x4010'0000;
@@ -63,7 +73,8 @@ struct options {
     // fault.
     fault_spec fault;
     // --kernel: an image booted on the AArch64 CPU as QEMU's virt board boots -kernel (with
-    // -append, -dtb, -m, -machine virtualization=on); the scenario options do not apply.
+    // -append, -dtb, -m, -machine virtualization=on); the scenario options do not apply. All
+    // but --dtb apply to the scenario image on the AArch64 CPU too.
     std::string kernel;
     std::string append;
     std::string dtb;                // a device tree of the user's (else the platform's own)

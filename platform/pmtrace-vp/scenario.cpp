@@ -132,6 +132,8 @@ void scenario_runner::run_counting(const sw_env &env, const sw_workload &w)
         for (uint16_t ev : o_.events)
             c.events[c.num_events++] = ev;
         c.long_counters = o_.long_counters;
+        c.exclude_user = o_.exclude_user;
+        c.exclude_kernel = o_.exclude_kernel;
         result_.status = sw_stat_run(&env, &c, &w, &result_.stat);
         sw_stat_format(&result_.stat, text, sizeof text);
     } else {
@@ -139,6 +141,8 @@ void scenario_runner::run_counting(const sw_env &env, const sw_workload &w)
         c.event = o_.record_event;
         c.period = o_.period;
         c.long_counter = o_.long_counters;
+        c.exclude_user = o_.exclude_user;
+        c.exclude_kernel = o_.exclude_kernel;
         result_.status = sw_record_run(&env, &c, &w, &result_.record);
         sw_record_format(&c, &result_.record, text, sizeof text);
     }

@@ -110,7 +110,11 @@ std::string format_text(const summary &s, const run_result &r)
     return out;
 }
 
-std::string format_kernel_text(const options &o, platform::vp &vp, double host_seconds)
+namespace
+{
+
+// --kernel: the counters the software left enabled (the scenario image printed its own).
+std::string kernel_counters(const options &o, platform::vp &vp)
 {
     std::string out = "\n Performance counter stats for '" + o.kernel +
                       "' (the PMU's counters as the software left them):\n\n";
@@ -132,6 +136,14 @@ std::string format_kernel_text(const options &o, platform::vp &vp, double host_s
     }
     if (!any)
         out += "  (no counter enabled in PMCNTENSET_EL0)\n";
+    return out;
+}
+
+} // namespace
+
+std::string format_kernel_text(const options &o, platform::vp &vp, double host_seconds)
+{
+    std::string out = o.kernel.empty() ? "" : kernel_counters(o, vp);
     out += "\n";
     const platform::a64_cpu_stats &cs = vp.a64->stats();
     line(out, cs.instructions, "instructions retired", "(the CPU)");
@@ -142,6 +154,15 @@ std::string format_kernel_text(const options &o, platform::vp &vp, double host_s
          interrupts_note(vp.gic.cpu(0).acknowledged(platform::virt::pmu_intid),
                          vp.gic.cpu(0).acknowledged(trbe_intid), trbe_intid));
     line(out, cs.device_accesses, "device accesses", "(loads and stores outside RAM)");
+    const pmtrace::trace_bus_stats &ts = vp.pe.trace_stats();
+    if (vp.trace_unit) {
+        line(out, vp.trace_unit->bytes_sent(), "trace bytes generated",
+             "(trace unit stand-in, not ETE -> Trace Buffer Unit)");
+        line(out, ts.transport_bytes + ts.dmi_bytes, "trace bytes written",
+             "(Trace Buffer Unit -> RAM)");
+    }
+    if (ts.errors)
+        line(out, ts.errors, "trace write errors", "(TLM error responses)");
     out += times(sc_core::sc_time_stamp().to_seconds(), host_seconds, cs.instructions);
     return out;
 }

@@ -34,8 +34,9 @@ summary summarize(const options &o, platform::vp &vp, const run_result &r, doubl
 std::string format_text(const summary &s, const run_result &r);
 std::string format_json(const summary &s, const run_result &r);
 
-// --kernel: the PMU's counters as the software left them (those PMCNTENSET_EL0 enables), what
-// the CPU executed and took, and the times.
+// The AArch64 CPU's runs: with --kernel the PMU's counters as the software left them (those
+// PMCNTENSET_EL0 enables; the scenario image prints its own tables), then what the CPU executed
+// and took, the trace written, and the times.
 std::string format_kernel_text(const options &o, platform::vp &vp, double host_seconds);
 
 } // namespace pmtrace::vp_cli

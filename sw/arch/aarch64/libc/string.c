@@ -1,6 +1,7 @@
 /*
- * string.c - memcpy, memmove, memset, memcmp, strlen for AArch64 bare metal (no newlib). GCC
- * calls the first four for structure copies and initialisations even in freestanding code.
+ * string.c - memcpy, memmove, memset, memcmp, strlen, strcmp, strncmp for AArch64 bare metal (no
+ * newlib). GCC calls the first four for structure copies and initialisations even in freestanding
+ * code.
  *
  * With the MMU off every data access is to Device-nGnRnE memory, where an unaligned access is an
  * Alignment fault (Arm ARM B2.5.2 "Alignment of data accesses"; D8.2.11 "The effects of disabling
@@ -62,4 +63,19 @@ size_t strlen(const char *s)
     while (s[n])
         n++;
     return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+    return strncmp(a, b, SIZE_MAX);
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+        if (x != y || !x)
+            return x - y;
+    }
+    return 0;
 }

@@ -1,0 +1,53 @@
+// a64_scenario.cpp - the scenario image and its command line (a64_scenario.h).
+#include "a64_scenario.h"
+#include "kernel.h"
+
+#include <cstdio>
+
+// The image, placed in pmtrace-vp by a64_scenario_image.S.
+extern "C" const uint8_t pmtrace_vp_image[], pmtrace_vp_image_end[];
+
+namespace pmtrace::vp_cli
+{
+
+std::vector<uint8_t> scenario_image()
+{
+    return std::vector<uint8_t>(pmtrace_vp_image, pmtrace_vp_image_end);
+}
+
+std::string scenario_bootargs(const options &o)
+{
+    static const char *const scenarios[] = {"stat", "record", "trace", "fault"};
+    const char *mode = o.fill_mode == PMT_TRBLIMITR_FM_WRAP       ? "wrap"
+                       : o.fill_mode == PMT_TRBLIMITR_FM_CIRCULAR ? "circular"
+                                                                  : "fill";
+    std::string events;
+    for (uint16_t ev : o.events)
+        events += (events.empty() ? "" : ",") + std::to_string(ev);
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "pmtrace.scenario=%s pmtrace.iterations=%llu pmtrace.instructions=%llu "
+                  "pmtrace.per_piece=%llu pmtrace.el=%u pmtrace.events=%s pmtrace.event=%u "
+                  "pmtrace.period=%llu pmtrace.long=%d pmtrace.exclude=%s pmtrace.trace=%d "
+                  "pmtrace.buffer=0x%llx pmtrace.buffer_size=0x%llx pmtrace.mode=%s",
+                  scenarios[static_cast<int>(o.scenario)],
+                  static_cast<unsigned long long>(o.iterations),
+                  static_cast<unsigned long long>(o.instructions),
+                  static_cast<unsigned long long>(o.per_piece), o.el, events.c_str(),
+                  o.record_event, static_cast<unsigned long long>(o.period), o.long_counters,
+                  o.exclude_user ? "user" : o.exclude_kernel ? "kernel" : "none",
+                  o.trace_alongside, static_cast<unsigned long long>(o.buffer_base),
+                  static_cast<unsigned long long>(o.buffer_size), mode);
+    return o.append.empty() ? text : text + (" " + o.append);
+}
+
+platform::vp_config scenario_platform_config(const options &o)
+{
+    platform::vp_config c = kernel_platform_config(o);
+    c.a64_trace_stand_in = true;
+    c.a64_trace.bytes_per_interval = 16;
+    c.a64_trace.interval = sc_core::sc_time(1, sc_core::SC_US);
+    return c;
+}
+
+} // namespace pmtrace::vp_cli

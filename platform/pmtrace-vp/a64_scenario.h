@@ -1,0 +1,33 @@
+// a64_scenario.h - pmtrace-vp's scenarios on the AArch64 CPU: the scenario image (the sw/ apps
+// built for AArch64, sw/arch/aarch64/images/vp.c, built into pmtrace-vp), booted as --kernel
+// boots an image, with the options turned into its command line (pmtrace.* words in
+// chosen/bootargs), so every count comes from executed instructions.
+#ifndef PMTRACE_VP_A64_SCENARIO_H
+#define PMTRACE_VP_A64_SCENARIO_H
+
+#include "options.h"
+
+#include <pmtrace/platform/vp.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pmtrace::vp_cli
+{
+
+// The scenario image (a raw binary for RAM + 0x80000); empty when pmtrace-vp was built without
+// an AArch64 cross compiler.
+std::vector<uint8_t> scenario_image();
+
+// The image's command line for the options: the scenario, the loop, the counting and the trace
+// buffer, then --append's words.
+std::string scenario_bootargs(const options &o);
+
+// The platform for the scenario image: as for --kernel, with a trace unit stand-in (until the
+// AArch64 CPU has its ETE) streaming 16 bytes every microsecond into the Trace Buffer Unit.
+platform::vp_config scenario_platform_config(const options &o);
+
+} // namespace pmtrace::vp_cli
+
+#endif
