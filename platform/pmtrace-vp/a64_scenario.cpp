@@ -29,13 +29,16 @@ std::string scenario_bootargs(const options &o)
                   "pmtrace.scenario=%s pmtrace.iterations=%llu pmtrace.instructions=%llu "
                   "pmtrace.per_piece=%llu pmtrace.el=%u pmtrace.events=%s pmtrace.event=%u "
                   "pmtrace.period=%llu pmtrace.long=%d pmtrace.exclude=%s pmtrace.trace=%d "
-                  "pmtrace.buffer=0x%llx pmtrace.buffer_size=0x%llx pmtrace.mode=%s",
+                  "pmtrace.buffer=0x%llx pmtrace.buffer_size=0x%llx pmtrace.mode=%s "
+                  "pmtrace.semihosting=1",
                   scenarios[static_cast<int>(o.scenario)],
                   static_cast<unsigned long long>(o.iterations),
                   static_cast<unsigned long long>(o.instructions),
                   static_cast<unsigned long long>(o.per_piece), o.el, events.c_str(),
                   o.record_event, static_cast<unsigned long long>(o.period), o.long_counters,
-                  o.exclude_user ? "user" : o.exclude_kernel ? "kernel" : "none",
+                  o.exclude_user     ? "user"
+                  : o.exclude_kernel ? "kernel"
+                                     : "none",
                   o.trace_alongside, static_cast<unsigned long long>(o.buffer_base),
                   static_cast<unsigned long long>(o.buffer_size), mode);
     return o.append.empty() ? text : text + (" " + o.append);
@@ -44,6 +47,7 @@ std::string scenario_bootargs(const options &o)
 platform::vp_config scenario_platform_config(const options &o)
 {
     platform::vp_config c = kernel_platform_config(o);
+    c.a64.semihosting = true; // the image's status (its apps') becomes pmtrace-vp's
     c.a64_trace_stand_in = true;
     c.a64_trace.bytes_per_interval = 16;
     c.a64_trace.interval = sc_core::sc_time(1, sc_core::SC_US);

@@ -78,6 +78,7 @@ platform::vp_config kernel_platform_config(const options &o)
     c.ram_size = o.ram_size;
     c.a64.entry_el = o.virtualization ? 2 : 1;
     c.a64.quantum = o.quantum;
+    c.a64.semihosting = o.semihosting;
     c.uart.echo = true;
     c.uart.input = stdin_char;
     return c;
@@ -136,6 +137,11 @@ int kernel_exit_status(const options &o, platform::vp &vp, std::ostream &err)
         err << "pmtrace-vp: the software asked for a system reset (PSCI SYSTEM_RESET); "
                "pmtrace-vp ends there, as QEMU with -no-reboot\n";
         return exit_ok;
+    case platform::a64_cpu_end::exit:
+        if (cpu.exit_status() != 0)
+            err << "pmtrace-vp: the software exited with status " << cpu.exit_status()
+                << " (semihosting SYS_EXIT)\n";
+        return cpu.exit_status() == 0 ? exit_ok : exit_failed;
     case platform::a64_cpu_end::error:
         err << "pmtrace-vp: the CPU stopped: " << cpu.error() << "\n";
         return exit_failed;

@@ -28,8 +28,9 @@ int boot_kernel(const options &o, platform::vp &vp, std::ostream &err);
 int boot_kernel(const options &o, platform::vp &vp, const std::vector<uint8_t> &image,
                 const std::string &name, const std::string &bootargs, std::ostream &err);
 
-// After the run: exit_ok when the software ended by PSCI SYSTEM_OFF or SYSTEM_RESET,
-// exit_time_limit when --time-limit stopped it, else exit_failed with what went wrong on `err`.
+// After the run: exit_ok when the software ended by PSCI SYSTEM_OFF or SYSTEM_RESET or by a
+// semihosting SYS_EXIT with status 0, exit_time_limit when --time-limit stopped it, else
+// exit_failed with what went wrong on `err`.
 int kernel_exit_status(const options &o, platform::vp &vp, std::ostream &err);
 
 } // namespace pmtrace::vp_cli

@@ -313,7 +313,7 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         convert_kernel_options(r, o);
     } else {
         for (const char *name : {"append", "dtb", "dump-dtb", "ram", "virtualization", "quiet",
-                                 "time-limit", "instructions", "el"})
+                                 "time-limit", "instructions", "el", "semihosting"})
             if (given(vm, name))
                 throw bad_argument{std::string("--") + name +
                                    " needs the AArch64 CPU (--kernel IMAGE, or --cpu a64)"};
@@ -465,7 +465,11 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "enter the image at EL2 (PSCI over SMC), as virt with virtualization=on")(
         "time-limit", po::value(&r.time_limit),
         "stop after this much simulated time (e.g. 2s); the exit status is then 124")(
-        "quiet,q", po::bool_switch(&o.quiet), "no summary after the console output");
+        "quiet,q", po::bool_switch(&o.quiet), "no summary after the console output")(
+        "semihosting", po::bool_switch(&o.semihosting),
+        "serve Arm semihosting calls (HLT #0xF000) as QEMU's -semihosting does: console output "
+        "(SYS_WRITEC, SYS_WRITE0) and SYS_EXIT, whose status becomes pmtrace-vp's (0, or 1 "
+        "with the status on stderr); the scenario image always uses it");
 
     po::options_description outputs("Outputs");
     outputs.add_options()("vcd", po::value(&o.vcd),

@@ -82,6 +82,7 @@ struct options {
     uint64_t ram_size = 0x800'0000; // 128 MiB, virt's default
     bool virtualization = false;    // enter at EL2, PSCI over SMC
     bool quiet = false;             // no summary after the console output
+    bool semihosting = false;       // serve HLT #0xF000 (QEMU's -semihosting)
     sc_core::sc_time time_limit = sc_core::SC_ZERO_TIME; // of simulated time; 0: none
     // Outputs.
     std::string vcd;

@@ -160,6 +160,8 @@ void a64_cpu::handle_exception(const a64_stop &stop)
         return;
     case a64_exception::undefined:
         on_block_cut(stop.pc);
+        if (config_.semihosting && semihosting_call(stop.pc))
+            return;
         take_sync(EC_UNKNOWN, 0, stop.pc);
         return;
     case a64_exception::instruction_abort:

@@ -34,6 +34,41 @@ TEST(A64Firmware, PsciAnswersAndSystemOffEndsTheSimulation)
     EXPECT_LT(sc_core::sc_time_stamp(), sc_core::sc_time(1, sc_core::SC_MS));
 }
 
+// Semihosting (Arm IHI 0069, a64_cpu_config::semihosting): HLT #0xF000 with the operation in W0
+// and the parameter in X1; SYS_WRITE0 and SYS_WRITEC print and answer 0, an operation not served
+// answers -1, SYS_EXIT with {ADP_Stopped_ApplicationExit, 3} ends the run with status 3 and
+// nothing after it runs.
+TEST(A64Firmware, SemihostingPrintsAndExitsWithAStatus)
+{
+    vp_config config;
+    config.a64.semihosting = true;
+    testing::internal::CaptureStdout();
+    auto p = pmtrace::test::run_image(std::string(PMTRACE_A64_DIR) + "/semihosting.bin", config);
+    const std::string out = testing::internal::GetCapturedStdout();
+    // ... then SystemC's own line on the stop.
+    EXPECT_EQ(out.substr(0, out.find("Info: ")), "semihosting says hi\n!\n") << out;
+    EXPECT_EQ(p->a64->end(), a64_cpu_end::exit) << p->a64->error();
+    EXPECT_EQ(p->a64->exit_status(), 3);
+    EXPECT_EQ(p->a64->engine().x(10), 0u);
+    EXPECT_EQ(p->a64->engine().x(11), 0u);
+    EXPECT_EQ(p->a64->engine().x(12), ~uint64_t{0});
+    EXPECT_EQ(p->a64->engine().x(9), 0u);
+    EXPECT_EQ(p->a64->engine().x(28), ~uint64_t{0}); // no exception taken
+}
+
+// Without semihosting HLT is UNDEFINED (the Halt Instruction debug event, Part H: with halting
+// not allowed, no external debugger having set EDSCR.HDE, HLT is UNDEFINED): EC 0x00 with IL = 1
+// (ESR_EL1 0x02000000), to the current EL's vector with SP_ELx (offset 0x200: x28 = 4), ELR_EL1 the
+// HLT.
+TEST(A64Firmware, HltIsUndefinedWithoutSemihosting)
+{
+    run_result r = run("semihosting");
+    EXPECT_EQ(r.x[28], 4u);
+    EXPECT_EQ(r.x[13], esr(0x00, 0));
+    EXPECT_EQ(r.x[14], r.x[15]);
+    EXPECT_EQ(r.x[10], 0u); // nothing after the HLT ran
+}
+
 // D6.5.2 RMBSHC (Fill mode): when the current write pointer wraps, the buffer management event
 // sets TRBSR_EL1.IRQ and WRAP and, as S was 0, S = 1, EC = 0x00 (other buffer management
 // event), BSC = 0b000001 (buffer filled), and "the current write pointer will point to the Base

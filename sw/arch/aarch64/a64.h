@@ -7,6 +7,7 @@
 
 #include "hal/hal.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* What the vectors save (vectors.S): x0..x30, ELR_ELx, SPSR_ELx; 16-byte aligned. */
@@ -66,6 +67,12 @@ extern uint64_t a64_boot_dtb;
 /* PSCI over the conduit of the entry EL (psci.c). */
 int64_t a64_psci_call(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3);
 __attribute__((noreturn)) void a64_system_off(void);
+
+/* The end of the image with main's status (exit.c): with a64_semihosting set, a semihosting
+ * SYS_EXIT that gives the status to the host (QEMU's -semihosting, pmtrace-vp); else PSCI
+ * SYSTEM_OFF, which carries none. */
+extern bool a64_semihosting;
+__attribute__((noreturn)) void a64_exit(int status);
 
 /* Console output before or without the HAL (the panic path): the PL011 at virt's address. */
 void a64_console(const char *text, size_t n);

@@ -105,7 +105,7 @@ __attribute__((noreturn)) static void unexpected(const a64_frame *f, unsigned ki
                      "ELR 0x%lx SPSR 0x%lx FAR 0x%lx\n",
                      kind >> 4, (kind & 15) * 0x80, esr, f->elr, f->spsr, far);
     a64_console(line, n > 0 && (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-    a64_system_off();
+    a64_exit(1);
 }
 
 void a64_exception(a64_frame *f, unsigned kind)

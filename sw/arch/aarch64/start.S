@@ -1,7 +1,7 @@
 // start.S - the entry of a sw/ image, as QEMU's virt board enters a kernel (hw/arm/boot.c): at
 // RAM base + 0x80000, x0 = the device tree, MMU and caches off, D, A, I, F masked, at EL1 (or at
 // EL2 with virtualization=on, which this code leaves for EL1 as Linux's init_kernel_el does).
-// Then: BSS cleared, stack, VBAR_EL1, main(dtb), PSCI SYSTEM_OFF.
+// Then: BSS cleared, stack, VBAR_EL1, main(dtb), a64_exit(status) (exit.c).
 
     .section .text.boot, "ax"
     .global _start
@@ -33,7 +33,7 @@ el1_entry:
     str x19, [x0]
     mov x0, x19
     bl main
-    bl a64_system_off
+    bl a64_exit                     // main's status in w0
 
 // EL2 (virt with virtualization=on): what Linux's init_el2_state does for a kernel at EL1
 // (arch/arm64/include/asm/el2_setup.h), then ERET to EL1h with D, A, I, F masked.

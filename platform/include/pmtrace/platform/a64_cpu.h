@@ -68,6 +68,10 @@ struct a64_cpu_config : cpu_pe_config {
     uint64_t id_aa64dfr1 = 0;
     // Stop the simulation when the software ends (PSCI SYSTEM_OFF, or a CPU that cannot go on).
     bool stop_at_end = true;
+    // Arm semihosting (QEMU's -semihosting): HLT #0xF000 is a call a debugger serves
+    // (a64_cpu_semihosting.cpp: SYS_WRITEC, SYS_WRITE0, SYS_EXIT, SYS_EXIT_EXTENDED); false: an
+    // UNDEFINED instruction, as HLT is on a PE that no debugger halts.
+    bool semihosting = false;
 };
 
 struct a64_cpu_stats {
@@ -83,8 +87,8 @@ struct a64_cpu_stats {
     uint64_t syncs = 0;
 };
 
-// How the software ended.
-enum class a64_cpu_end { running, system_off, system_reset, error };
+// How the software ended: `exit` is a semihosting SYS_EXIT (exit_status() is its status).
+enum class a64_cpu_end { running, system_off, system_reset, exit, error };
 
 class a64_cpu : public sc_core::sc_module,
                 public level_if,
@@ -136,6 +140,7 @@ class a64_cpu : public sc_core::sc_module,
     const a64_cpu_stats &stats() const { return stats_; }
     const a64_cpu_config &config() const { return config_; }
     a64_cpu_end end() const { return end_; }
+    int exit_status() const { return exit_status_; }
     const std::string &error() const { return error_; }
     sc_core::sc_time local_time() const { return qk_.get_current_time(); }
     bool irq_level() const { return irq_level_; }
@@ -182,6 +187,9 @@ class a64_cpu : public sc_core::sc_module,
     void handle_stop(const a64_stop &stop);
     void handle_exception(const a64_stop &stop);
     bool psci_call(uint64_t pc_next);
+    // Semihosting (a64_cpu_semihosting.cpp): the HLT #0xF000 at pc.
+    bool semihosting_call(uint64_t pc);
+    bool read_guest(uint64_t va, void *dst, size_t n);
     // Devices (a64_cpu_device.cpp).
     void device_access(const a64_stop &stop);
     void retire_one(uint32_t insn);
@@ -210,6 +218,7 @@ class a64_cpu : public sc_core::sc_module,
     peek_function peek_;
     std::string error_;
     a64_cpu_end end_ = a64_cpu_end::running;
+    int exit_status_ = 0;
     a64_cpu_stats stats_;
     bool boot_set_ = false;
     uint64_t boot_pc_ = 0;

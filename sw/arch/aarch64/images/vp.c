@@ -9,10 +9,12 @@
  *   pmtrace.iterations=N pmtrace.instructions=N pmtrace.per_piece=N pmtrace.el=0|1
  *   pmtrace.exclude=none|user|kernel       pmtrace.trace=0|1
  *   pmtrace.buffer=BASE pmtrace.buffer_size=N pmtrace.mode=fill|wrap|circular
+ *   pmtrace.semihosting=1                  (main's status to the host by semihosting SYS_EXIT)
  */
 #include "bootargs.h"
 #include "image.h"
 
+#include "a64.h"
 #include "hal_a64.h"
 
 #include <string.h>
@@ -96,9 +98,8 @@ static bool parse(vp_args *a)
     a->instructions = 1000;
     a->per_piece = 100;
     a->el = 0;
-    a->stat = (sw_stat_config){.events = {PMT_EV_CPU_CYCLES, PMT_EV_INST_RETIRED,
-                                          PMT_EV_BR_RETIRED},
-                               .num_events = 3};
+    a->stat = (sw_stat_config){
+        .events = {PMT_EV_CPU_CYCLES, PMT_EV_INST_RETIRED, PMT_EV_BR_RETIRED}, .num_events = 3};
     bool ok = choice("pmtrace.scenario", scenarios, &scenario) &&
               choice("pmtrace.exclude", excludes, &exclude) &&
               choice("pmtrace.mode", modes, &mode) && events(&a->stat) &&
@@ -127,11 +128,11 @@ static bool parse(vp_args *a)
                                    .exclude_kernel = exclude == 2,
                                    .samples = samples,
                                    .max_samples = sizeof samples / sizeof samples[0]};
-    a->trace = (sw_trace_config){.base = base,
-                                 .size = size,
-                                 .fill_mode = scenario == 2 ? mode_values[mode]
-                                                            : PMT_TRBLIMITR_FM_FILL,
-                                 .trigger = SW_TRACE_NO_TRIGGER};
+    a->trace =
+        (sw_trace_config){.base = base,
+                          .size = size,
+                          .fill_mode = scenario == 2 ? mode_values[mode] : PMT_TRBLIMITR_FM_FILL,
+                          .trigger = SW_TRACE_NO_TRIGGER};
     a->trace_alongside = trace && scenario != 2;
     return true;
 }
@@ -176,6 +177,9 @@ int main(void)
 {
     image_banner("vp");
     args_text = bootargs_of((const void *)(uintptr_t)hal_a64_dtb());
+    char semihosting[4];
+    a64_semihosting = bootarg(args_text, "pmtrace.semihosting", semihosting, sizeof semihosting) &&
+                      strcmp(semihosting, "1") == 0;
     vp_args a;
     if (!parse(&a))
         return SW_EINVAL;
