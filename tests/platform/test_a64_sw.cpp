@@ -145,6 +145,20 @@ TEST(SwA64, RecordSamplesAtTheExactCount)
 
 // trace: the TRBE driver's sequences as MSR and MRS (probe, enable in Fill mode, TSB CSYNC,
 // disable). The CPU has no trace unit, so nothing is written: TRBPTR_EL1 stays at the base.
+// pmtrace-vp's scenario image with no device tree (x0 = 0, so no command line): its defaults,
+// stat over 1000 x 1000 instructions at EL0 inside a Fill-mode trace session, ended by PSCI
+// SYSTEM_OFF (no pmtrace.semihosting=1).
+TEST(SwA64, ScenarioImageWithoutACommandLineRunsItsDefaults)
+{
+    sw_image r = run_sw("sw_vp");
+    EXPECT_NE(r.uart.find("stat: 1000 x 1000 instructions at EL0, 100 a piece, traced in Fill "
+                          "mode alongside\n"),
+              std::string::npos)
+        << r.uart;
+    EXPECT_NE(r.uart.find("trace: Fill mode"), std::string::npos) << r.uart;
+    EXPECT_NE(r.uart.find("\nsw/vp: stat ok\n"), std::string::npos) << r.uart;
+}
+
 TEST(SwA64, TraceSessionWithoutATraceUnit)
 {
     sw_image r = run_sw("sw_trace");
