@@ -17,8 +17,7 @@ namespace
 {
 
 constexpr uint32_t hlt_semihosting = 0xD45E'0000; // HLT #0xF000
-constexpr uint64_t sys_writec = 0x03, sys_write0 = 0x04, sys_exit = 0x18,
-                   sys_exit_extended = 0x20;
+constexpr uint64_t sys_writec = 0x03, sys_write0 = 0x04, sys_exit = 0x18, sys_exit_extended = 0x20;
 constexpr uint64_t adp_stopped_application_exit = 0x20026;
 constexpr size_t max_string = 1 << 16;
 
