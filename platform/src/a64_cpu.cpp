@@ -141,17 +141,18 @@ void a64_cpu::boot()
     const sc_core::sc_time &t = qk_.get_local_time();
     pm_ = false; // PSTATE.PM as firmware's ERET leaves it (docs/choices.md)
     if (config_.firmware) {
-        // With FEAT_EBEP, EL3 and a hypervisor defer the PMU Profiling exception to the software
-        // entered (MDCR_EL3.PMEE = 0b01, MDCR_EL2.PMEE = 0b01: RGWLVY); with FEAT_TRBE_EXC the
-        // hypervisor lets EL1 use the TRBE Profiling exception (TRFCR_EL2.EE = 0b01: RMFMXQ,
+        // With FEAT_EBEP, EL3 gives PMECR_EL1 and PMIAR_EL1 to lower levels (MDCR_EL3.EnPM2, as
+        // with FEAT_PMUv3p9), and EL3 and a hypervisor defer the PMU Profiling exception to the
+        // software entered (MDCR_EL3.PMEE = 0b01, MDCR_EL2.PMEE = 0b01: RGWLVY); with FEAT_TRBE_EXC
+        // the hypervisor lets EL1 use the TRBE Profiling exception (TRFCR_EL2.EE = 0b01: RMFMXQ,
         // IPRSXC). docs/choices.md.
         if (config_.have_el3) {
             (void)state->set_pe_state(pe_state_for(3), t);
-            (void)sysreg->write_sysreg(
-                to_pmt(HAL_MDCR_EL3),
-                hal_firmware_mdcr_el3(config_.pmuv3p9, config_.trbe, config_.trbe_exc) |
-                    (config_.ebep ? PMT_PUT(MDCR_EL3, PMEE, 1) : 0),
-                t);
+            (void)sysreg->write_sysreg(to_pmt(HAL_MDCR_EL3),
+                                       hal_firmware_mdcr_el3(config_.pmuv3p9 || config_.ebep,
+                                                             config_.trbe, config_.trbe_exc) |
+                                           (config_.ebep ? PMT_PUT(MDCR_EL3, PMEE, 1) : 0),
+                                       t);
         }
         if (config_.have_el2 && config_.entry_el < 2 && timer_) {
             // CNTHCTL_EL2: EL1 uses the physical counter and timer.

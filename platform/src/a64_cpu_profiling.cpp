@@ -155,8 +155,7 @@ void a64_cpu::profiling_on_eret(uint64_t eret_pc)
     const sc_core::sc_time &t = qk_.get_local_time();
     pmtrace::sync_profiling_if *p = config_.sebep ? profiling.get_interface(0) : nullptr;
     bool due = false;
-    if (!p || p->exception_return((spsr_value & spsr_ppend) != 0, after, eret_pc, due, t) !=
-                  PMT_OK)
+    if (!p || p->exception_return((spsr_value & spsr_ppend) != 0, after, eret_pc, due, t) != PMT_OK)
         (void)state->set_pe_state(after, t);
     // Filtering by Exception level and the masking of the exceptions changed: the budget again.
     plan();
