@@ -94,8 +94,13 @@ void a64_cpu::take_profiling(unsigned target_el, uint32_t fsc, bool synchronous)
 {
     if (target_el < current_el() || target_el > 3 || (target_el == 3 && !config_.have_el3) ||
         (target_el == 2 && !config_.have_el2)) {
-        fail("a Profiling exception to EL" + std::to_string(target_el) + " from EL" +
-             std::to_string(current_el()) + ": not a target the PE model can give");
+        // Not a target the PE model gives for the state it was told: not taken (logged once).
+        if (!bad_profiling_target_)
+            SC_REPORT_WARNING(name(), ("a Profiling exception to EL" + std::to_string(target_el) +
+                                       " from EL" + std::to_string(current_el()) +
+                                       " is not taken: not a target for this state")
+                                          .c_str());
+        bad_profiling_target_ = true;
         return;
     }
     stats_.profiling_exceptions++;
@@ -160,7 +165,7 @@ void a64_cpu::profiling_on_eret(uint64_t eret_pc)
     // Filtering by Exception level and the masking of the exceptions changed: the budget again.
     plan();
     sync_due_ = due;
-    if (due)
+    if (due || profiling_pending()) // plan() moved stop_at_: stop again for what is to take
         stop_before_next();
 }
 

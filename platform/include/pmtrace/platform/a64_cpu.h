@@ -267,7 +267,8 @@ class a64_cpu : public sc_core::sc_module,
     unsigned el_ = 1; // the Exception level the PE model was last told
     bool pm_ = false; // PSTATE.PM, which the engine does not hold
     profiling_request pmu_request_, trbe_request_;
-    bool sync_due_ = false;        // RHLYTW: the next instruction takes the PMU exception
+    bool sync_due_ = false; // RHLYTW: the next instruction takes the PMU exception
+    bool bad_profiling_target_ = false;
     uint64_t last_retired_ = 0;    // the address of the last instruction retired
     uint64_t retire_reported_ = 0; // retired_ when the PE model was last told (FEAT_SEBEP)
     bool irq_level_ = false;
