@@ -34,8 +34,8 @@ vp_config with_ebep()
 // IKLVCH: the vector offset for non-interrupt exceptions, VBAR_EL1 + 0x200 (current EL with SPx,
 // entry 4) and + 0x400 from EL0 (entry 8). AArch64.TakeException: SPSR_EL1 the state taken from
 // (EL1h with D, A, I, F masked, PM 0 at bit 32; EL0t), PSTATE.PM = 1 (the PM register reads bit
-// 32 set in the handler), D, A, I, F set; the ERET restores PM from SPSR_EL1[32]. IPFDLQ: the
-// enabled exception disables PMUIRQ: no IRQ.
+// 32 set in the handler), D, A, I, F set, SP = 1 (SPSel); the ERET restores PM from
+// SPSR_EL1[32]. IPFDLQ: the enabled exception disables PMUIRQ: no IRQ.
 TEST(A64Profiling, PmuExceptionTakenAsynchronouslyAtEl1AndFromEl0)
 {
     run_result r = run("pmu_exception", with_ebep());
@@ -45,7 +45,8 @@ TEST(A64Profiling, PmuExceptionTakenAsynchronouslyAtEl1AndFromEl0)
     EXPECT_EQ(r.x[22], el1h_daif);
     EXPECT_EQ(r.x[23], 4u);
     EXPECT_EQ(r.x[24], spsr_pm);
-    EXPECT_EQ(r.x[25], 0x3C0u);
+    EXPECT_EQ(r.x[25], 0x3C0u); // D, A, I, F set
+    EXPECT_EQ(r.x[27], 1u);     // SP_EL1 selected
     EXPECT_EQ(r.x[26], 0u);
     EXPECT_EQ(r.x[10], esr(0x3D, 0));
     EXPECT_EQ(r.x[11], r.x[2]);
@@ -182,8 +183,8 @@ TEST(A64Profiling, El1PmuAccessTrapsToEl2WithMdcrEl2Tpm)
     vp_config c;
     c.a64.entry_el = 2;
     run_result r = run("el2_trap", c);
-    const uint32_t iss = (3u << 20) | (0u << 17) | (3u << 14) | (9u << 10) | (5u << 5) |
-                         (13u << 1) | 1u;
+    const uint32_t iss =
+        (3u << 20) | (0u << 17) | (3u << 14) | (9u << 10) | (5u << 5) | (13u << 1) | 1u;
     EXPECT_EQ(r.x[20], esr(0x18, iss));
     EXPECT_EQ(r.x[21], r.x[1]);
     EXPECT_EQ(r.x[22], el1h_daif);

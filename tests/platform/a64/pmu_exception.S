@@ -4,7 +4,8 @@
 // INST_RETIRED from 2^64 - 10 (the Effective PMCR_EL0.LP is 1) with PMINTENSET_EL1[0]: the
 // enabling MSR and the nine NOPs after it overflow it. The handler (x19: how many taken) keeps
 // ESR_EL1 (x20), ELR_EL1 (x21), SPSR_EL1 (x22), the vector entry (x23), the PM register (x24)
-// and DAIF (x25) of the first, clears PMOVS and returns; x26 is the PM register after the ERET.
+// DAIF (x25) and SPSel (x27) of the first, clears PMOVS and returns; x26 is the PM register
+// after the ERET.
 // Then from EL0: counter 0 counts only at EL0 (P = 1) from 2^64 - 5; EL1 ERETs to EL0, whose
 // fifth instruction overflows it; the handler keeps ESR_EL1 (x10), ELR_EL1 (x11), SPSR_EL1
 // (x12), the entry (x13), and returns to EL1 at `back`. x1 and x2: the expected ELRs.
@@ -71,6 +72,7 @@ handler:
     mov x23, x28
     mrs x24, PM_REG
     mrs x25, daif
+    mrs x27, spsel
     mov x0, #1
     msr pmovsclr_el0, x0
     eret
