@@ -165,8 +165,9 @@ bool pmu_exception_masked(const pmt_pe *pe, unsigned target_el, unsigned from_el
 bool pmu_sync_mode(const pmt_pe *pe, unsigned idx);    /* counter idx is in synchronous mode */
 bool pmu_sync_event(const pmt_pe *pe, uint16_t event); /* IsSupportingPMUSynchronousMode */
 void pmu_sync_init(pmt_pe *pe);                        /* fills sync_event from the config */
-void pmu_sync_before_change(pmt_pe *pe); /* an instruction is about to change a condition */
-void pmu_exception_update(pmt_pe *pe);   /* the pmu_exception output */
+void pmu_sync_before_change(pmt_pe *pe);   /* an instruction is about to change a condition */
+uint64_t pmu_sync_armed(const pmt_pe *pe); /* counters whose next event sets PPEND (RNZLVW) */
+void pmu_exception_update(pmt_pe *pe);     /* the pmu_exception output */
 uint64_t pmu_pmecr_write_mask(const pmt_pe *pe);
 
 /* PMU snapshots (pmu_snapshot.c). */

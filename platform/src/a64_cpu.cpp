@@ -8,6 +8,7 @@
 #include "hal/hal_impl.h"
 
 #include <pmtrace/pmt_events.h>
+#include <pmtrace/pmt_regs.h>
 
 namespace pmtrace::platform
 {
@@ -17,10 +18,15 @@ using a64::to_pmt;
 a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &config,
                  std::unique_ptr<a64_engine> engine)
     : sc_module(name), bus("bus"), sysreg("sysreg"), events("events"), state("state"), trbe("trbe"),
-      irq("irq"), serror("serror"), config_(config), engine_(std::move(engine)), blocks_(4096)
+      profiling("profiling"), irq("irq"), serror("serror"), pmu_exception("pmu_exception"),
+      trbe_exception("trbe_exception"), config_(config), engine_(std::move(engine)), blocks_(4096)
 {
     irq.bind(*this);
     serror.bind(*this);
+    pmu_request_.cpu = this;
+    trbe_request_.cpu = this;
+    pmu_exception.bind(pmu_request_);
+    trbe_exception.bind(trbe_request_);
     if (config_.cycles_per_instruction == 0)
         config_.cycles_per_instruction = 1;
     if (config_.entry_el < 1 || config_.entry_el > 2 ||
@@ -104,14 +110,19 @@ void a64_cpu::main()
     while (end_ == a64_cpu_end::running) {
         if (serror_pending_)
             take_serror();
+        if (config_.profiling_before_irq)
+            take_profiling_exceptions();
         if (irq_deliverable())
             take_irq();
+        if (!config_.profiling_before_irq)
+            take_profiling_exceptions();
         plan();
         in_engine_ = true;
         a64_stop stop = engine_->run();
         in_engine_ = false;
         handle_stop(stop);
         report();
+        profiling_after_run();
         if (qk_.need_sync()) {
             qk_.sync();
             stats_.syncs++;
@@ -128,12 +139,20 @@ void a64_cpu::main()
 void a64_cpu::boot()
 {
     const sc_core::sc_time &t = qk_.get_local_time();
+    pm_ = false; // PSTATE.PM as firmware's ERET leaves it (docs/choices.md)
     if (config_.firmware) {
+        // With FEAT_EBEP, EL3 gives PMECR_EL1 and PMIAR_EL1 to lower levels (MDCR_EL3.EnPM2, as
+        // with FEAT_PMUv3p9), and EL3 and a hypervisor defer the PMU Profiling exception to the
+        // software entered (MDCR_EL3.PMEE = 0b01, MDCR_EL2.PMEE = 0b01: RGWLVY); with FEAT_TRBE_EXC
+        // the hypervisor lets EL1 use the TRBE Profiling exception (TRFCR_EL2.EE = 0b01: RMFMXQ,
+        // IPRSXC). docs/choices.md.
         if (config_.have_el3) {
             (void)state->set_pe_state(pe_state_for(3), t);
-            (void)sysreg->write_sysreg(
-                to_pmt(HAL_MDCR_EL3),
-                hal_firmware_mdcr_el3(config_.pmuv3p9, config_.trbe, config_.trbe_exc), t);
+            (void)sysreg->write_sysreg(to_pmt(HAL_MDCR_EL3),
+                                       hal_firmware_mdcr_el3(config_.pmuv3p9 || config_.ebep,
+                                                             config_.trbe, config_.trbe_exc) |
+                                           (config_.ebep ? PMT_PUT(MDCR_EL3, PMEE, 1) : 0),
+                                       t);
         }
         if (config_.have_el2 && config_.entry_el < 2 && timer_) {
             // CNTHCTL_EL2: EL1 uses the physical counter and timer.
@@ -144,7 +163,11 @@ void a64_cpu::boot()
             (void)state->set_pe_state(pe_state_for(2), t);
             (void)sysreg->write_sysreg(
                 to_pmt(HAL_MDCR_EL2),
-                hal_firmware_mdcr_el2(config_.num_counters, config_.trbe, config_.entry_el), t);
+                hal_firmware_mdcr_el2(config_.num_counters, config_.trbe, config_.entry_el) |
+                    (config_.ebep ? PMT_PUT(MDCR_EL2, PMEE, 1) : 0),
+                t);
+            if (config_.trbe_exc)
+                (void)sysreg->write_sysreg(to_pmt(HAL_TRFCR_EL2), PMT_PUT(TRFCR_EL2, EE, 1), t);
         }
     }
     el_ = config_.entry_el;
@@ -162,8 +185,14 @@ void a64_cpu::check_state(bool eret)
     if (!eret && el == el_)
         return;
     report();
-    if (eret)
+    if (eret) {
         (void)events->count_event(PMT_EV_EXC_RETURN, 1, qk_.get_local_time());
+        if (have_pm() || config_.sebep) {
+            // The ERET ends the block that just retired (blocks end at branches).
+            profiling_on_eret(block_end_ - 4);
+            return;
+        }
+    }
     if (el != el_) {
         el_ = el;
         (void)state->set_pe_state(pe_state_for(el_), qk_.get_local_time());
@@ -184,6 +213,7 @@ pmt_pe_state a64_cpu::pe_state_for(unsigned el)
     s.ss = el == 3 ? PMT_SS_SECURE : PMT_SS_NONSECURE;
     s.scr_ns = true;
     s.el2_enabled = config_.have_el2;
+    s.pm = pm_;
     if (config_.have_el2 && engine_) {
         uint64_t hcr = 0;
         engine_->sysreg(3, 4, 1, 1, 0, hcr);

@@ -118,6 +118,7 @@ void a64_cpu::retire_range(uint64_t begin, uint64_t end)
 {
     if (end <= begin)
         return;
+    last_retired_ = end - 4; // for FEAT_SEBEP's retire (a64_cpu_profiling.cpp)
     const block_info *c = current_info_;
     if (c && begin == c->address && end == c->address + c->size) {
         retire_counts(*c, begin, end);

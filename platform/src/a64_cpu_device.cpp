@@ -158,6 +158,7 @@ void a64_cpu::device_access(const a64_stop &stop)
             engine_->set_x(m.rn, nb);
     }
     retire_one(insn);
+    last_retired_ = pc;
     engine_->set_reg(a64_reg::pc, pc + 4);
 }
 

@@ -13,8 +13,9 @@ namespace pmtrace::platform
 using namespace a64;
 
 // AArch64.TakeException: SPSR_ELx, ELR_ELx, ESR_ELx (synchronous and SError), FAR_ELx (aborts),
-// PSTATE (the target EL with SP_ELx, D, A, I, F set), the vector: VBAR_ELx + the group (current
-// EL with SP0, current EL with SPx, lower EL using AArch64) + the type.
+// PSTATE (the target EL with SP_ELx, D, A, I, F set; PM set with FEAT_EBEP), the vector:
+// VBAR_ELx + the group (current EL with SP0, current EL with SPx, lower EL using AArch64) + the
+// type. GetPSRFromPSTATE: SPSR_ELx[32] is PSTATE.PM, [33] PSTATE.PPEND (profiling_on_entry).
 void a64_cpu::take_exception(unsigned target_el, uint32_t ec, uint32_t iss,
                              uint64_t preferred_return, unsigned vector_type, bool il,
                              bool far_valid, uint64_t far_value)
@@ -22,6 +23,8 @@ void a64_cpu::take_exception(unsigned target_el, uint32_t ec, uint32_t iss,
     report();
     uint64_t spsr_value = engine_->reg(a64_reg::pstate);
     unsigned from = static_cast<unsigned>((spsr_value >> 2) & 3);
+    if (have_pm() && pm_)
+        spsr_value |= spsr_pm;
     uint64_t group = from == target_el ? ((spsr_value & pstate_sp) ? 0x200 : 0x000) : 0x400;
     uint64_t vector = get(*engine_, vbar(target_el)) + group + 0x80 * vector_type;
     uint64_t pstate = (spsr_value & pstate_nzcv) | pstate_d | pstate_a | pstate_i | pstate_f |
@@ -44,7 +47,7 @@ void a64_cpu::take_exception(unsigned target_el, uint32_t ec, uint32_t iss,
     (void)events->count_event(PMT_EV_EXC_TAKEN, 1, t);
     (void)events->count_event(exception_event(vector_type, ec, local), 1, t);
     el_ = target_el;
-    (void)state->set_pe_state(pe_state_for(el_), t);
+    profiling_on_entry(target_el, spsr_value); // tells the PE model the new state
 }
 
 // A synchronous exception from the current state: to EL1, or EL2 when already there or when
@@ -117,7 +120,8 @@ void a64_cpu::handle_stop(const a64_stop &stop)
         report();
         // WFI: idle in simulated time until an interrupt is pending (masked or not).
         qk_.sync();
-        while (!irq_level_ && !serror_pending_)
+        // A Profiling exception to take ends the WFI as an interrupt does (docs/choices.md).
+        while (!irq_level_ && !serror_pending_ && !profiling_pending())
             sc_core::wait(wake_);
         qk_.reset();
         break;
@@ -160,6 +164,8 @@ void a64_cpu::handle_exception(const a64_stop &stop)
         return;
     case a64_exception::undefined:
         on_block_cut(stop.pc);
+        if (pm_instruction(stop.pc)) // MSR PM, #imm: unknown to the engine
+            return;
         if (config_.semihosting && semihosting_call(stop.pc))
             return;
         take_sync(EC_UNKNOWN, 0, stop.pc);

@@ -80,6 +80,10 @@ constexpr uint64_t pstate_a = 1u << 8;
 constexpr uint64_t pstate_d = 1u << 9;
 constexpr uint64_t pstate_pan = 1u << 22;
 constexpr uint64_t pstate_nzcv = 0xFull << 28;
+// SPSR_ELx bits the engine's PSTATE does not hold (GetPSRFromPSTATE): PM (FEAT_EBEP,
+// FEAT_TRBE_EXC) and PPEND (FEAT_SEBEP).
+constexpr uint64_t spsr_pm = uint64_t{1} << 32;
+constexpr uint64_t spsr_ppend = uint64_t{1} << 33;
 
 // ESR_ELx.EC.
 enum ec : uint32_t {
@@ -94,6 +98,7 @@ enum ec : uint32_t {
     EC_DABORT_SAME = 0x25,
     EC_SERROR = 0x2F,
     EC_BRK64 = 0x3C,
+    EC_PROFILING = 0x3D, // Exception_Profiling (FEAT_EBEP, FEAT_TRBE_EXC, FEAT_SPE_EXC)
 };
 
 // Vector offsets (D1.3.1): the exception type within a group.

@@ -25,6 +25,10 @@ bool is(const a64_sysreg_access &a, enc r)
 constexpr uint64_t dfr0_model_fields =
     (0xFull << 8) | (0xFull << 40) | (0xFull << 44) | (0xFull << 48) | (0xFull << 56);
 
+// PM, the PMU Exception Mask special-purpose register (MRS/MSR S3_0_C4_C3_1): PSTATE.PM at
+// bit [32], where SPSR_ELx holds it.
+constexpr enc pm_register{3, 0, 4, 3, 1};
+
 } // namespace
 
 // ISS of EC 0x18 (D24.2.40 ISS encoding for an exception from MSR, MRS or System instruction):
@@ -68,6 +72,23 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         }
         report();
     };
+    // PSTATE.PM (FEAT_EBEP, FEAT_TRBE_EXC), which the engine does not hold: UNDEFINED at EL0.
+    if (have_pm() && is(a, pm_register)) {
+        if (el_ == 0) {
+            pending_exception_ = true;
+            pending_ec_ = EC_UNKNOWN;
+            pending_iss_ = 0;
+            pending_target_ = 1;
+            return a64_sysreg_action::stop;
+        }
+        settle();
+        if (a.read) {
+            value = pm_ ? spsr_pm : 0;
+            return a64_sysreg_action::done;
+        }
+        set_pm((value & spsr_pm) != 0);
+        return a64_sysreg_action::done_stop; // the masking of the Profiling exceptions changed
+    }
     if (icc) {
         settle();
         stats_.sysreg_accesses++;

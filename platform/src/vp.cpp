@@ -27,7 +27,9 @@ cpu_pe_config cpu_pe_config_of(const pmtrace::pe_model_config &pe)
     c.have_el3 = pe.core.have_el3;
     c.pmuv3p9 = pe.core.pmu_version >= PMT_PMUV3P9;
     c.trbe = pe.core.trbe.feat_trbe;
-    c.trbe_exc = pe.core.trbe.feat_trbe_exc;
+    c.trbe_exc = pe.core.trbe.feat_trbe && pe.core.trbe.feat_trbe_exc;
+    c.ebep = pe.core.feat_ebep;
+    c.sebep = pe.core.feat_sebep;
     return c;
 }
 } // namespace
@@ -110,6 +112,9 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
         a64->events.bind(pe.events);
         a64->state.bind(pe.state);
         a64->trbe.bind(pe.trbe);
+        a64->profiling.bind(pe.profiling);
+        pe.pmu_exception.bind(a64->pmu_exception);
+        pe.trbe_exception.bind(a64->trbe_exception);
         a64->set_cpu_interface(&gic.cpu(0));
         a64->set_timer(&timer);
         a64->set_id_registers(dfr0, dfr1);

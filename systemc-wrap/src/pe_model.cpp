@@ -200,6 +200,13 @@ bool pe_model::sync_exception_due() const
     return pmt_pmu_sync_exception_due(pe_);
 }
 
+pmt_pmu_exception_state pe_model::pmu_exception_state() const
+{
+    pmt_pmu_exception_state s{};
+    (void)pmt_pmu_exception_get(pe_, &s);
+    return s;
+}
+
 pmt_status pe_model::retire(uint64_t address, bool generates_exception, bool &sync_due,
                             const sc_core::sc_time &offset)
 {

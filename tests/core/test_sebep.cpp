@@ -538,3 +538,25 @@ TEST_F(Sebep, RLSGJD_CountersArePreciseAtTheExceptionEntry)
 }
 
 } // namespace
+
+// IHMXCY, RNZLVW: with PMOVSSET_EL0[n] already 1 (the overflow flag left set, or set by
+// software) the next instruction that generates an event counted by the eligible counter n sets
+// PSTATE.PPEND: that is visible, so the headroom of the event is 1 (a CPU that runs up to the
+// headroom stops right after that instruction). Masked, or with the flag cleared, the headroom
+// is the counter's distance to overflow again (none within reach of a counter at 0).
+TEST_F(Sebep, IHMXCY_HeadroomIsOneWhileTheNextEventSetsPpend)
+{
+    sync_counter(0);
+    wr(PMT_REG_PMEVCNTR_EL0, 0, 0);
+    EXPECT_EQ(pmt_pmu_headroom(pe, PMT_EV_INST_RETIRED), UINT64_MAX);
+    wr(PMT_REG_PMOVSSET_EL0, bit(0));
+    EXPECT_EQ(pmt_pmu_headroom(pe, PMT_EV_INST_RETIRED), 1u);
+    at_el1(true); // masked: RNZLVW does not apply
+    EXPECT_EQ(pmt_pmu_headroom(pe, PMT_EV_INST_RETIRED), UINT64_MAX);
+    at_el1(false);
+    count(PMT_EV_INST_RETIRED, 1);
+    EXPECT_TRUE(retire(0x1000));
+    EXPECT_EQ(cnt(0), 1u);
+    wr(PMT_REG_PMOVSCLR_EL0, bit(0));
+    EXPECT_EQ(pmt_pmu_headroom(pe, PMT_EV_INST_RETIRED), UINT64_MAX);
+}

@@ -61,6 +61,25 @@ TEST(PeProfiling, RetireOfTheOverflowingInstructionMakesTheExceptionDue)
     EXPECT_TRUE(p.pe.profiling->sync_exception_due());
 }
 
+// RGWLVY, RSCBDZ: the state a CPU reads to take the synchronous exception: enabled, taken to
+// EL1 (MDCR_EL3.PMEE = MDCR_EL2.PMEE = 0b01, PMECR_EL1.PMEE = 0b11, TGE 0), unmasked at EL0,
+// PPEND set by the overflowing instruction; at EL1 with PSTATE.PM = 1 it is masked.
+TEST(PeProfiling, ExceptionStateGivesTheTargetOfTheSynchronousException)
+{
+    profiling p;
+    p.execute(0x400000);
+    pmt_pmu_exception_state s = p.pe.profiling->pmu_exception_state();
+    EXPECT_TRUE(s.enabled);
+    EXPECT_EQ(s.target_el, 1u);
+    EXPECT_FALSE(s.masked);
+    EXPECT_TRUE(s.ppend);
+    EXPECT_TRUE(s.sync_due);
+    p.pe.state->set_pe_state(at_el_pm(1, true));
+    s = p.pe.profiling->pmu_exception_state();
+    EXPECT_TRUE(s.masked);
+    EXPECT_FALSE(s.sync_due);
+}
+
 // RBVBYS: exception entry gives PPEND to SPSR_ELx[33] and clears it.
 TEST(PeProfiling, ExceptionEntryTakesPpend)
 {

@@ -24,9 +24,10 @@ pmt_status pmt_pmu_cycles(pmt_pe *pe, uint64_t n);
 
 /*
  * How many more occurrences of `event` can be counted before anything visible happens (an
- * overflow, and so an output or a freeze). UINT64_MAX when nothing counts the event or no
- * overflow is within reach. A caller may count that many minus one in one call and be sure
- * no output changed.
+ * overflow, and so an output or a freeze; with FEAT_SEBEP also the next event of a counter
+ * whose overflow flag is already set, which sets PSTATE.PPEND by RNZLVW: headroom 1). UINT64_MAX
+ * when nothing counts the event or nothing is within reach. A caller may count that many minus one
+ * in one call and be sure no output changed.
  */
 uint64_t pmt_pmu_headroom(const pmt_pe *pe, uint16_t event);
 

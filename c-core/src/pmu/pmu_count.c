@@ -112,6 +112,7 @@ static void rebuild_slots(pmt_pe *pe)
     for (unsigned s = 1; s <= pe->nslots; s++)
         pe->slot_of[pe->slots[s].event] = 0;
     pe->nslots = 0;
+    const uint64_t armed = pmu_sync_armed(pe);
     for (uint64_t m = pe->impl_mask; m; m &= m - 1) {
         unsigned idx = (unsigned)__builtin_ctzll(m);
         uint16_t ev = counter_event(pe, idx);
@@ -126,6 +127,8 @@ static void rebuild_slots(pmt_pe *pe)
         }
         pe->slots[s].mask |= UINT64_C(1) << idx;
         uint64_t t = to_overflow(pe, idx);
+        if (armed >> idx & 1)
+            t = 1; /* the next event sets PSTATE.PPEND (pmu_sync_armed) */
         if (t && t < pe->slots[s].room)
             pe->slots[s].room = t;
     }

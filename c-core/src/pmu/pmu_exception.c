@@ -168,6 +168,17 @@ static struct pmu_sync_conditions sync_conditions(const pmt_pe *pe)
     return c;
 }
 
+/* RNZLVW with PMOVSSET_EL0[n] already 1 (IHMXCY): while the exception is enabled and unmasked,
+ * the next instruction that generates an event counted by an eligible counter n sets
+ * PSTATE.PPEND and PMIAR_EL1 (something visible): pmt_pmu_headroom is 1 for that event. */
+uint64_t pmu_sync_armed(const pmt_pe *pe)
+{
+    if (!pe->cfg.feat_sebep)
+        return 0;
+    struct pmu_sync_conditions c = sync_conditions(pe);
+    return c.unmasked ? c.eligible & c.ovs : 0;
+}
+
 void pmu_sync_before_change(pmt_pe *pe)
 {
     if (!pe->cfg.feat_sebep || pe->cfg.sync_values != PMT_SYNC_VALUES_BEFORE || pe->before_valid)

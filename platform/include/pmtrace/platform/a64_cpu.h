@@ -13,8 +13,10 @@
 //   fields of
 //   ID_AA64DFR0/1_EL1 from the PE model; everything else the engine's;
 // - exceptions: entry and return as the architecture says (target EL, vector, ESR, ELR, SPSR,
-//   FAR, PSTATE) for SVC, HVC, SMC, BRK, UNDEFINED, system register traps, External aborts on
-//   device accesses, IRQ and SError;
+//   FAR, PSTATE) for SVC, HVC, SMC, BRK, UNDEFINED, system register traps (to EL1, EL2 or EL3),
+//   External aborts on device accesses, IRQ, SError and the Profiling exceptions: the PMU's
+//   (FEAT_EBEP, asynchronous; FEAT_SEBEP, synchronous through PSTATE.PPEND) and the TRBE's
+//   (FEAT_TRBE_EXC), with PSTATE.PM and SPSR_ELx.{PM, PPEND} (a64_cpu_profiling.cpp);
 // - TSB CSYNC to the Trace Buffer Unit (trbe_cpu_if::tsb_csync) at the instruction boundary
 //   after it;
 // - PSCI 1.0 as firmware answers it on the boot conduit (HVC when entered at EL1, SMC at EL2);
@@ -35,6 +37,7 @@
 #include <pmtrace/platform/gic_cpu_interface.h>
 #include <pmtrace/platform/signal_if.h>
 #include <pmtrace/systemc/cpu_if.h>
+#include <pmtrace/systemc/outputs.h>
 #include <pmtrace/systemc/trbe_if.h>
 
 #include <array>
@@ -72,6 +75,11 @@ struct a64_cpu_config : cpu_pe_config {
     // (a64_cpu_semihosting.cpp: SYS_WRITEC, SYS_WRITE0, SYS_EXIT, SYS_EXIT_EXTENDED); false: an
     // UNDEFINED instruction, as HLT is on a PE that no debugger halts.
     bool semihosting = false;
+    // IGMXLL (RBKHSW): the priority of the asynchronous Profiling exceptions over an IRQ is
+    // IMPLEMENTATION DEFINED. true: at an instruction boundary where both can be taken, the
+    // Profiling exception first (its ELR is the interrupted instruction; the IRQ, masked by the
+    // entry's PSTATE.I, is taken after the handler returns). false: the IRQ first.
+    bool profiling_before_irq = true;
 };
 
 struct a64_cpu_stats {
@@ -85,6 +93,7 @@ struct a64_cpu_stats {
     uint64_t wfis = 0;
     uint64_t tsb_csyncs = 0;
     uint64_t syncs = 0;
+    uint64_t profiling_exceptions = 0; // PMU (both kinds) and TRBE Profiling exceptions taken
 };
 
 // How the software ended: `exit` is a semihosting SYS_EXIT (exit_status() is its status).
@@ -106,8 +115,15 @@ class a64_cpu : public sc_core::sc_module,
     sc_core::sc_port<pmtrace::pmu_event_if> events;
     sc_core::sc_port<pmtrace::pe_state_if> state;
     optional_port<pmtrace::trbe_cpu_if> trbe;
+    // FEAT_SEBEP: PSTATE.PPEND through exception entry, return and retirement (needed with
+    // config.sebep).
+    optional_port<pmtrace::sync_profiling_if> profiling;
     sc_core::sc_export<level_if> irq;    // the GIC's IRQ output for this PE
     sc_core::sc_export<event_if> serror; // an SError (the TRBE's External abort)
+    // The PE model's Profiling exception requests (pe_model::pmu_exception, trbe_exception):
+    // pending and unmasked, with the target Exception level.
+    sc_core::sc_export<pmtrace::exception_request_if> pmu_exception;
+    sc_core::sc_export<pmtrace::exception_request_if> trbe_exception;
 
     using peek_function = std::function<uint64_t(uint16_t event, const sc_core::sc_time &offset)>;
 
@@ -144,6 +160,7 @@ class a64_cpu : public sc_core::sc_module,
     const std::string &error() const { return error_; }
     sc_core::sc_time local_time() const { return qk_.get_current_time(); }
     bool irq_level() const { return irq_level_; }
+    bool pstate_pm() const { return pm_; } // PSTATE.PM (FEAT_EBEP, FEAT_TRBE_EXC)
 
     // level_if: the GIC's IRQ output.
     void set_level(bool level) override;
@@ -190,6 +207,24 @@ class a64_cpu : public sc_core::sc_module,
     // Semihosting (a64_cpu_semihosting.cpp): the HLT #0xF000 at pc.
     bool semihosting_call(uint64_t pc);
     bool read_guest(uint64_t va, void *dst, size_t n);
+    // The Profiling exceptions, PSTATE.PM and PPEND (a64_cpu_profiling.cpp).
+    struct profiling_request final : pmtrace::exception_request_if {
+        a64_cpu *cpu = nullptr;
+        bool pending = false;
+        unsigned target_el = 0;
+        void set_exception_request(bool p, unsigned el) override;
+    };
+    bool have_pm() const { return config_.ebep || config_.trbe_exc; }
+    void profiling_requested(bool pending);
+    bool profiling_pending() const { return pmu_request_.pending || trbe_request_.pending; }
+    void take_profiling_exceptions();
+    void take_profiling(unsigned target_el, uint32_t fsc, bool synchronous);
+    void profiling_after_run();
+    void profiling_on_entry(unsigned target_el, uint64_t spsr_value);
+    void profiling_on_eret(uint64_t eret_pc);
+    bool pm_instruction(uint64_t pc);
+    void set_pm(bool pm);
+    void stop_before_next();
     // Devices (a64_cpu_device.cpp).
     void device_access(const a64_stop &stop);
     void retire_one(uint32_t insn);
@@ -239,6 +274,12 @@ class a64_cpu : public sc_core::sc_module,
     uint32_t watched_ = 0;
     std::array<uint64_t, num_block_events> room_{};
     unsigned el_ = 1; // the Exception level the PE model was last told
+    bool pm_ = false; // PSTATE.PM, which the engine does not hold
+    profiling_request pmu_request_, trbe_request_;
+    bool sync_due_ = false; // RHLYTW: the next instruction takes the PMU exception
+    bool bad_profiling_target_ = false;
+    uint64_t last_retired_ = 0;    // the address of the last instruction retired
+    uint64_t retire_reported_ = 0; // retired_ when the PE model was last told (FEAT_SEBEP)
     bool irq_level_ = false;
     bool serror_pending_ = false;
     bool pending_exception_ = false; // a sysreg access stopped for an exception

@@ -18,6 +18,8 @@ struct cpu_pe_config {
     bool pmuv3p9 = false; // MDCR_EL3.EnPM2
     bool trbe = false;    // MDCR_EL3.NSTB, MDCR_EL2.E2TB give the trace buffer to the kernel
     bool trbe_exc = false;
+    bool ebep = false;  // FEAT_EBEP: PSTATE.PM, the PMU Profiling exception
+    bool sebep = false; // FEAT_SEBEP: PSTATE.PPEND, the synchronous PMU Profiling exception
 };
 
 } // namespace pmtrace::platform

@@ -55,6 +55,9 @@ class sync_profiling_if : public virtual sc_core::sc_interface
   public:
     // RHLYTW: take the PMU exception before the next instruction.
     virtual bool sync_exception_due() const = 0;
+    // The PMU Profiling exception at the current PE state (enabled, its target Exception level,
+    // masked, PSTATE.PPEND ...): where a synchronous one is taken.
+    virtual pmt_pmu_exception_state pmu_exception_state() const = 0;
     // The instruction at `address` retires after its events were counted (RNZLVW).
     virtual pmt_status retire(uint64_t address, bool generates_exception, bool &sync_due,
                               const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME) = 0;

@@ -144,6 +144,7 @@ class pe_model : public sc_core::sc_module,
     pmt_pe_state pe_state() const override;
     // sync_profiling_if
     bool sync_exception_due() const override;
+    pmt_pmu_exception_state pmu_exception_state() const override;
     pmt_status retire(uint64_t address, bool generates_exception, bool &sync_due,
                       const sc_core::sc_time &offset) override;
     pmt_status exception_entry(const pmt_pe_state &after, bool &spsr_ppend,
