@@ -165,6 +165,7 @@ void a64_cpu::check_state(bool eret)
     if (eret)
         (void)events->count_event(PMT_EV_EXC_RETURN, 1, qk_.get_local_time());
     if (el != el_) {
+        alias_el(el);
         el_ = el;
         (void)state->set_pe_state(pe_state_for(el_), qk_.get_local_time());
         // Filtering by Exception level changes what counts: the budget again.

@@ -135,6 +135,9 @@ void a64_cpu::device_access(const a64_stop &stop)
             return;
         }
     }
+    // A virtual range onto RAM that the engine stopped at: the next accesses at its speed.
+    for (unsigned i = 0; i < count; i++)
+        (void)alias_range(address + uint64_t{i} * m.size, false);
     if (m.load) {
         for (unsigned i = 0; i < count; i++) {
             uint64_t v = values[i];
