@@ -117,8 +117,8 @@ class unicorn_engine final : public a64_engine
         uint64_t base, size;
         uint8_t *host;
     };
-    std::vector<region> memory_;   // map_memory's
-    std::vector<region> aliases_;  // alias()'s (host: where the physical range is)
+    std::vector<region> memory_;  // map_memory's
+    std::vector<region> aliases_; // alias()'s (host: where the physical range is)
 };
 
 bool unicorn_engine::open(std::string &error, a64_engine_hooks hooks)

@@ -110,15 +110,15 @@ TEST(A64Cpu, HighVirtualRangeRunsThroughAliases)
     run_result r = run("alias");
     constexpr uint64_t hi = 0xFFFF'FF80'0000'0000;
     constexpr uint64_t value = 0x1122'3344'5566'7788;
-    EXPECT_EQ(r.x[27], 0u);                // no exception
-    EXPECT_EQ(r.x[12], r.x[17] + hi);      // func ran at its high address
+    EXPECT_EQ(r.x[27], 0u);           // no exception
+    EXPECT_EQ(r.x[12], r.x[17] + hi); // func ran at its high address
     EXPECT_EQ(r.x[13], 0x55u);
-    EXPECT_EQ(r.x[10], value);             // stored through the block, read at 0x40200000
-    EXPECT_EQ(r.x[11], value * 1000);      // 1000 loads through the block
-    EXPECT_EQ(r.x[14], 0xAAAAu);           // page 0: 0x40200000
-    EXPECT_EQ(r.x[15], 0xBBBBu);           // page 1: 0x40300000
-    EXPECT_EQ(r.x[16], value);             // the block after the invalidation
-    EXPECT_EQ(r.x[18], 0u);                // the store to the remapped page did not reach RAM
+    EXPECT_EQ(r.x[10], value);        // stored through the block, read at 0x40200000
+    EXPECT_EQ(r.x[11], value * 1000); // 1000 loads through the block
+    EXPECT_EQ(r.x[14], 0xAAAAu);      // page 0: 0x40200000
+    EXPECT_EQ(r.x[15], 0xBBBBu);      // page 1: 0x40300000
+    EXPECT_EQ(r.x[16], value);        // the block after the invalidation
+    EXPECT_EQ(r.x[18], 0u);           // the store to the remapped page did not reach RAM
     EXPECT_EQ(r.platform->uart.output(), "ok!");
     // Device accesses: the first access to each page (2), the PL011 (3), the block after the
     // invalidation (1); the fetch from the block and the 1000 loads through it none. Aliases: the

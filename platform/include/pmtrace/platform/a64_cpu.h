@@ -247,13 +247,14 @@ class a64_cpu : public sc_core::sc_module,
     uint32_t watched_ = 0;
     std::array<uint64_t, num_block_events> room_{};
     unsigned el_ = 1; // the Exception level the PE model was last told
-    unsigned alias_regime_ = 0; // the regime (regime_number) the engine's aliases are for; 0: none
     bool irq_level_ = false;
     bool serror_pending_ = false;
     bool pending_exception_ = false; // a sysreg access stopped for an exception
     uint32_t pending_ec_ = 0, pending_iss_ = 0;
     unsigned pending_target_ = 1;
     bool in_engine_ = false;
+    // The regime (regime_number) the engine's aliases are for; 0: none.
+    unsigned alias_regime_ = 0;
     sc_core::sc_event wake_;
     // What each block holds, decoded once (a direct-mapped cache by address).
     struct block_info {
