@@ -2,7 +2,8 @@
 // is not a physical address: code runs there and loads and stores go through it, with the
 // engine's aliases (docs/cpu.md) at full speed, while a device in the same range still goes to
 // the bus; a TLB invalidation drops the aliases, so a page remapped from RAM to the device
-// reaches the device.
+// reaches the device. A load from an address the tables do not map in that range is a
+// translation fault (the engine reports it as unmapped: the CPU walks the tables).
 //
 //   TTBR0 L1 (0x40100000): [0] 1 GiB Device block at 0, [1] 1 GiB block at 0x40000000 (identity)
 //   TTBR1 L1 (0x40101000): [1] 1 GiB block at 0x40000000 (VA HI + 0x4000_0000), [2] -> L2
@@ -14,7 +15,7 @@
 _start:
     ldr x0, =vec
     msr vbar_el1, x0
-    mov x27, #0
+    mov x25, #0
     ldr x1, =0x40100000
     mov x0, #0x405              // block, AttrIndx 1 (Device), AF
     str x0, [x1]
@@ -91,6 +92,10 @@ _start:
     strb w0, [x9]               // to the PL011, not to RAM
     ldr x16, [x1]               // the block again after the invalidation
     ldr x18, [x6]               // RAM at 0x40300000 kept its 0
+    ldr x3, =0xC0000008 + HI    // L1[3] is invalid: a translation fault at level 1
+fault:
+    ldr x19, [x3]
+    adr x20, fault
     system_off
 
 func:
@@ -98,8 +103,13 @@ func:
     mov x13, #0x55
     ret
 
-handler:                        // not expected: x27 the ESR, then off
+handler:                        // x25 counts, x27 ESR, x26 FAR, x24 ELR; returns past
+    add x25, x25, #1
     mrs x27, esr_el1
-    system_off
+    mrs x26, far_el1
+    mrs x24, elr_el1
+    add x0, x24, #4
+    msr elr_el1, x0
+    eret
 
 vectors vec, handler
