@@ -194,6 +194,7 @@ void a64_cpu::check_state(bool eret)
         }
     }
     if (el != el_) {
+        alias_el(el);
         el_ = el;
         (void)state->set_pe_state(pe_state_for(el_), qk_.get_local_time());
         // Filtering by Exception level changes what counts: the budget again.

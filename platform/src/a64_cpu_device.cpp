@@ -125,7 +125,16 @@ void a64_cpu::device_access(const a64_stop &stop)
     }
     for (unsigned i = 0; i < count; i++) {
         const uint64_t va = address + uint64_t{i} * m.size;
-        if (!bus_access(m.store, data_pa(va, m.size, m.store), m.size, values[i])) {
+        // A virtual address the engine reported unmapped may be one the tables do not map (or
+        // do not allow): the Data Abort of the translation, with its DFSC, not a bus access.
+        const a64_translation t = translate(va, m.size, m.store, false);
+        if (t.fault.kind != a64_fault_kind::none) {
+            const uint32_t iss = t.fault.fsc() | (uint32_t{m.store} << 6);
+            const bool same = sync_target_el() == current_el();
+            take_sync(same ? EC_DABORT_SAME : EC_DABORT_LOWER, iss, pc, true, true, va);
+            return;
+        }
+        if (!bus_access(m.store, t.pa, m.size, values[i])) {
             // A synchronous External abort on the access. ISS (AArch64.FaultSyndrome): ISV 0
             // (AArch64.InstructionSyndromeValid holds only for stage 2 faults), WnR, DFSC
             // 0b010000; FAR the virtual address.
@@ -135,6 +144,9 @@ void a64_cpu::device_access(const a64_stop &stop)
             return;
         }
     }
+    // A virtual range onto RAM that the engine stopped at: the next accesses at its speed.
+    for (unsigned i = 0; i < count; i++)
+        (void)alias_range(address + uint64_t{i} * m.size, false);
     if (m.load) {
         for (unsigned i = 0; i < count; i++) {
             uint64_t v = values[i];

@@ -41,6 +41,7 @@ uint32_t a64_cpu::sysreg_iss(const a64_sysreg_access &a) const
 
 a64_sysreg_action a64_cpu::on_sysreg(const a64_sysreg_access &a, uint64_t &value)
 {
+    alias_sysreg(a);
     return model_sysreg(a, value);
 }
 

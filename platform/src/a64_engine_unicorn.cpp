@@ -13,6 +13,11 @@
 //   UC_ERR_*_UNMAPPED; the registers are those before the instruction, but pc is not exact (the
 //   CPU model finds the instruction, a64_cpu_device.cpp).
 // - Exceptions: Unicorn reports them (UC_HOOK_INTR) and takes none.
+// - Aliases: with the MMU on, Unicorn 2.0.1 wants a mapping at the virtual address of a data
+//   access or fetch, then translates by the tables and accesses the physical address: a region
+//   mapped at the virtual address only lets the access through, its contents unused (measured,
+//   docs/cpu.md). An alias is such a region, on the host memory of the physical range, so the
+//   host API reads the right bytes at the virtual address too.
 #include <pmtrace/platform/a64_engine.h>
 
 #include <unicorn/unicorn.h>
@@ -58,6 +63,8 @@ class unicorn_engine final : public a64_engine
     const char *name() const override { return "unicorn"; }
     void set_client(a64_engine_client *client) override { client_ = client; }
     bool map_memory(uint64_t base, uint64_t size, uint8_t *host, std::string &error) override;
+    bool alias(uint64_t va, uint64_t pa, uint64_t size) override;
+    void drop_aliases() override;
     a64_stop run() override;
     void request_stop() override
     {
@@ -106,6 +113,12 @@ class unicorn_engine final : public a64_engine
     a64_stop device_stop_;
     bool in_engine_page_ = false;
     uc_context *el1_context_ = nullptr, *scratch_context_ = nullptr;
+    struct region {
+        uint64_t base, size;
+        uint8_t *host;
+    };
+    std::vector<region> memory_;  // map_memory's
+    std::vector<region> aliases_; // alias()'s (host: where the physical range is)
 };
 
 bool unicorn_engine::open(std::string &error, a64_engine_hooks hooks)
@@ -173,7 +186,35 @@ bool unicorn_engine::map_memory(uint64_t base, uint64_t size, uint8_t *host, std
         error = std::string("unicorn: map memory: ") + uc_strerror(err);
         return false;
     }
+    memory_.push_back({base, size, host});
     return true;
+}
+
+bool unicorn_engine::alias(uint64_t va, uint64_t pa, uint64_t size)
+{
+    constexpr uint64_t page = 0xFFF;
+    if ((va >> 52) == 0 || size == 0 || ((va | pa | size) & page) || va + size - 1 < va)
+        return false;
+    for (const region &m : memory_) {
+        if (pa < m.base || pa - m.base > m.size || size > m.size - (pa - m.base))
+            continue;
+        uint8_t *host = m.host + (pa - m.base);
+        // uc_mem_map_ptr refuses an overlap with any mapping (an alias or memory).
+        if (uc_mem_map_ptr(uc_, va, size, UC_PROT_ALL, host) != UC_ERR_OK)
+            return false;
+        aliases_.push_back({va, size, host});
+        return true;
+    }
+    return false;
+}
+
+void unicorn_engine::drop_aliases()
+{
+    // uc_mem_unmap flushes Unicorn's TLB: the next access through a range dropped stops again
+    // (also when called from a hook while code runs: measured).
+    for (const region &a : aliases_)
+        uc_mem_unmap(uc_, a.base, a.size);
+    aliases_.clear();
 }
 
 // ---- registers ------------------------------------------------------------------------------
@@ -445,11 +486,12 @@ bool unicorn_engine::unmapped_hook(uc_engine *, uc_mem_type type, uint64_t addre
                                    int64_t value, void *user)
 {
     auto *self = static_cast<unicorn_engine *>(user);
-    if (type == UC_MEM_FETCH_UNMAPPED)
-        return false; // an instruction fetch from nowhere: uc_emu_start fails
     self->device_ = true;
     self->device_stop_ = a64_stop{};
-    self->device_stop_.reason = a64_stop_reason::device;
+    // A fetch: from nowhere, or from a virtual range with no alias (uc_emu_start fails; the
+    // block that was to run did not start).
+    self->device_stop_.reason =
+        type == UC_MEM_FETCH_UNMAPPED ? a64_stop_reason::fetch : a64_stop_reason::device;
     self->device_stop_.address = address;
     self->device_stop_.size = static_cast<unsigned>(size);
     self->device_stop_.write = type == UC_MEM_WRITE_UNMAPPED;

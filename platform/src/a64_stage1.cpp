@@ -189,6 +189,7 @@ a64_translation a64_stage1_translate(const a64_stage1_regime &r, const a64_acces
 
         a64_translation t;
         t.pa = oa;
+        t.leaf_bits = lo;
         const uint64_t attr = bits(r.mair, 8 * static_cast<unsigned>(bits(desc, 4, 2)) + 7,
                                    8 * static_cast<unsigned>(bits(desc, 4, 2)));
         t.device = (attr & 0xF0) == 0;

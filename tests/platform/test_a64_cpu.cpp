@@ -100,6 +100,37 @@ TEST(A64Cpu, AbortsWithTheMmuOn)
     }
 }
 
+// RAM through a virtual range that is not a physical one (TTBR1, 0xFFFF_FF80_xxxx_xxxx): code
+// runs there, loads and stores reach the right bytes; the engine stops only at the first access
+// of each block or page (the CPU gives it an alias then: docs/cpu.md), not in the loop of 1000
+// loads; the PL011 through a Device block in that range still gets its bytes over the bus; after
+// TLBI VMALLE1 a page remapped from RAM to the PL011 reaches the PL011; a load from an address of
+// the range the tables do not map is a translation fault (level 1), not a bus access.
+TEST(A64Cpu, HighVirtualRangeRunsThroughAliases)
+{
+    run_result r = run("alias");
+    constexpr uint64_t hi = 0xFFFF'FF80'0000'0000;
+    constexpr uint64_t value = 0x1122'3344'5566'7788;
+    EXPECT_EQ(r.x[25], 1u);                // one exception: the last load's translation fault,
+    EXPECT_EQ(r.x[27], esr(0x25, 0x05));   // level 1
+    EXPECT_EQ(r.x[26], 0xC000'0008u + hi); // FAR
+    EXPECT_EQ(r.x[24], r.x[20]);           // ELR
+    EXPECT_EQ(r.x[12], r.x[17] + hi); // func ran at its high address
+    EXPECT_EQ(r.x[13], 0x55u);
+    EXPECT_EQ(r.x[10], value);        // stored through the block, read at 0x40200000
+    EXPECT_EQ(r.x[11], value * 1000); // 1000 loads through the block
+    EXPECT_EQ(r.x[14], 0xAAAAu);      // page 0: 0x40200000
+    EXPECT_EQ(r.x[15], 0xBBBBu);      // page 1: 0x40300000
+    EXPECT_EQ(r.x[16], value);        // the block after the invalidation
+    EXPECT_EQ(r.x[18], 0u);           // the store to the remapped page did not reach RAM
+    EXPECT_EQ(r.platform->uart.output(), "ok!");
+    // Device accesses: the first access to each page (2), the PL011 (3), the block after the
+    // invalidation (1); the fetch from the block and the 1000 loads through it none. Aliases: the
+    // block (by the fetch; RAM's 16 MiB of its 1 GiB), the two pages, the block again.
+    EXPECT_EQ(r.platform->a64->stats().device_accesses, 6u);
+    EXPECT_EQ(r.platform->a64->stats().aliases, 4u);
+}
+
 // At EL0 with PMUSERENR_EL0.EN = 0, MRS PMCCNTR_EL0 traps to EL1: EC 0x18 with ISS Op0 3, Op2 0,
 // Op1 3, CRn 9, Rt 5, CRm 13, Direction 1 (read); ELR_EL1 the MRS; SPSR_EL1 EL0t; taken to
 // VBAR_EL1 + 0x400 (lower EL, AArch64). MRS CurrentEL at EL0 is UNDEFINED (x1 stays 0).

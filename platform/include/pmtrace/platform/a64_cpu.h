@@ -89,6 +89,7 @@ struct a64_cpu_stats {
     uint64_t serrors = 0;
     uint64_t sysreg_accesses = 0; // those the model performed (not the engine's own)
     uint64_t device_accesses = 0;
+    uint64_t aliases = 0; // virtual ranges given to the engine (a64_cpu_alias.cpp)
     uint64_t bus_errors = 0;
     uint64_t wfis = 0;
     uint64_t tsb_csyncs = 0;
@@ -238,6 +239,13 @@ class a64_cpu : public sc_core::sc_module,
     bool read_code(uint64_t va, uint32_t &insn);
     uint64_t data_pa(uint64_t va, unsigned size, bool write);
     void take_abort(const a64_stop &stop);
+    // Aliases: virtual ranges that are not physical ones, at engine speed (a64_cpu_alias.cpp).
+    unsigned regime_number(unsigned el);
+    bool alias_range(uint64_t va, bool fetch);
+    void drop_aliases();
+    void alias_sysreg(const a64_sysreg_access &a);
+    void alias_el(unsigned el);
+    void fetch_stop(const a64_stop &stop);
     // System registers (a64_cpu_sysreg.cpp).
     a64_sysreg_action model_sysreg(const a64_sysreg_access &a, uint64_t &value);
     uint32_t sysreg_iss(const a64_sysreg_access &a) const;
@@ -286,6 +294,8 @@ class a64_cpu : public sc_core::sc_module,
     uint32_t pending_ec_ = 0, pending_iss_ = 0;
     unsigned pending_target_ = 1;
     bool in_engine_ = false;
+    // The regime (regime_number) the engine's aliases are for; 0: none.
+    unsigned alias_regime_ = 0;
     sc_core::sc_event wake_;
     // What each block holds, decoded once (a direct-mapped cache by address).
     struct block_info {

@@ -36,6 +36,7 @@ enum class a64_stop_reason {
     wfi,       // WFI executed (pc after it)
     exception, // the engine raised an exception (below)
     device,    // a load or store to an address outside the engine's memory (below)
+    fetch,     // an instruction fetch from an address outside the engine's memory (address)
     error      // the engine failed (message in detail)
 };
 
@@ -56,7 +57,8 @@ struct a64_stop {
     a64_stop_reason reason = a64_stop_reason::requested;
     uint64_t pc = 0;
     a64_exception exception = a64_exception::none;
-    // device: the access (pc is not known exactly: the CPU model finds the instruction).
+    // device: the access (pc is not known exactly: the CPU model finds the instruction). fetch:
+    // the address fetched (pc is where execution goes on: no instruction of its block ran).
     uint64_t address = 0;
     unsigned size = 0;
     bool write = false;
@@ -102,6 +104,20 @@ class a64_engine
     // Memory the engine reads and writes directly (RAM, by the memory model's DMI pointer).
     // Everything else is a device: run() returns at each access.
     virtual bool map_memory(uint64_t base, uint64_t size, uint8_t *host, std::string &error) = 0;
+
+    // Aliases: an engine that wants a mapping of its own at the *virtual* address of an access
+    // (Unicorn 2.0.1) stops at every access through a virtual range that is not its physical one
+    // (a device stop, or a fetch stop) although the tables map it onto memory. alias() lets the
+    // engine through [va, va + size) at full speed where the tables map that range, now, onto
+    // the memory at [pa, pa + size) (all of it inside one map_memory region). The engine still
+    // translates every access by the tables: the alias only opens the range. The caller keeps it
+    // true: it drops the aliases whenever the translation may change (drop_aliases). va must
+    // never be a physical address (an alias would also be found there): at or above 2^52. False
+    // (nothing done) where the range does not qualify, overlaps a mapping or an alias, or the
+    // engine needs no aliases.
+    virtual bool alias(uint64_t va, uint64_t pa, uint64_t size) = 0;
+    // Removes every alias (also from inside a call into the client while code runs).
+    virtual void drop_aliases() = 0;
 
     // Runs from the current pc until a stop.
     virtual a64_stop run() = 0;

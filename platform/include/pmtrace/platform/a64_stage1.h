@@ -63,6 +63,9 @@ struct a64_translation {
     a64_fault fault;
     uint64_t pa = 0; // of va, when no fault
     bool device = false;
+    // The size of the block or page that maps va, as a power of two (12 for a 4 KiB page, 21 for
+    // a 2 MiB block); 0 with stage 1 off.
+    unsigned leaf_bits = 0;
 };
 
 // The physical address size an ID_AA64MMFR0_EL1.PARange (or TCR's IPS/PS) value gives, in
