@@ -115,7 +115,7 @@ TEST(A64Cpu, HighVirtualRangeRunsThroughAliases)
     EXPECT_EQ(r.x[27], esr(0x25, 0x05));   // level 1
     EXPECT_EQ(r.x[26], 0xC000'0008u + hi); // FAR
     EXPECT_EQ(r.x[24], r.x[20]);           // ELR
-    EXPECT_EQ(r.x[12], r.x[17] + hi); // func ran at its high address
+    EXPECT_EQ(r.x[12], r.x[17] + hi);      // func ran at its high address
     EXPECT_EQ(r.x[13], 0x55u);
     EXPECT_EQ(r.x[10], value);        // stored through the block, read at 0x40200000
     EXPECT_EQ(r.x[11], value * 1000); // 1000 loads through the block
