@@ -53,8 +53,11 @@ const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
     count_range(address, address + size, b);
     b.address = address;
     b.size = size;
+    b.insns = size / 4;
     if (b.classes & A64_STORE_EXCLUSIVE)
         b.exclusive_cut = exclusive_cut(address, size);
+    b.plain = !(b.classes & (A64_TSB | A64_STORE_EXCLUSIVE)) &&
+              !(b.last_class & (A64_ERET | A64_PSTATE));
     return b;
 }
 
@@ -90,12 +93,8 @@ void a64_cpu::uncount_failed_exclusives(uint64_t begin, uint64_t end)
         unsigned ws = (insn >> 16) & 31;
         if (ws == 31 || engine_->x(ws) == 0) // WZR: the status is not kept (taken as success)
             continue;
-        for (unsigned k = 0; k < num_block_events; k++) {
-            uint32_t e = occurrences(k, A64_STORE);
-            unreported_[k] -= std::min<uint64_t>(unreported_[k], e);
-            if (watched_ & (1u << k))
-                room_[k] += e;
-        }
+        for (unsigned k = 0; k < num_block_events; k++)
+            events_[k] -= std::min<uint64_t>(events_[k] - reported_[k], occurrences(k, A64_STORE));
     }
 }
 
@@ -130,15 +129,9 @@ void a64_cpu::retire_range(uint64_t begin, uint64_t end)
 
 void a64_cpu::retire_counts(const block_info &c, uint64_t begin, uint64_t end)
 {
-    uint64_t n = (end - begin) / 4;
-    retired_ += n;
-    unreported_insns_ += n;
+    retired_ += (end - begin) / 4;
     for (unsigned k = 0; k < num_block_events; k++)
-        unreported_[k] += c.events[k];
-    for (uint32_t w = watched_; w; w &= w - 1) {
-        unsigned k = static_cast<unsigned>(__builtin_ctz(w));
-        room_[k] -= std::min<uint64_t>(room_[k], c.events[k]);
-    }
+        events_[k] += c.events[k];
     if (c.classes & A64_STORE_EXCLUSIVE)
         uncount_failed_exclusives(begin, end);
 }
@@ -148,12 +141,8 @@ void a64_cpu::retire_one(uint32_t insn)
 {
     uint32_t c = a64_classify(insn);
     retired_ += 1;
-    unreported_insns_ += 1;
-    for (unsigned k = 0; k < num_block_events; k++) {
-        uint32_t e = occurrences(k, c);
-        unreported_[k] += e;
-        room_[k] -= std::min<uint64_t>(room_[k], e);
-    }
+    for (unsigned k = 0; k < num_block_events; k++)
+        events_[k] += occurrences(k, c);
 }
 
 // The running block retired up to `end`. At its end: an ERET or a PSTATE write may have
@@ -162,6 +151,7 @@ void a64_cpu::finish_block(uint64_t end)
 {
     retire_range(block_begin_, std::min(end, block_end_));
     block_active_ = false;
+    fast_ = false;
     if (end < block_end_ || !current_info_)
         return;
     uint32_t last = current_info_->last_class;
@@ -191,18 +181,19 @@ void a64_cpu::tsb_csync()
 
 void a64_cpu::report()
 {
-    if (!unreported_insns_)
+    const uint64_t n = retired_ - reported_insns_;
+    if (!n)
         return;
     const sc_core::sc_time &period = config_.clock_period;
-    qk_.inc(period * static_cast<double>(unreported_insns_ * config_.cycles_per_instruction));
+    qk_.inc(period * static_cast<double>(n * config_.cycles_per_instruction));
     const sc_core::sc_time &t = qk_.get_local_time();
-    stats_.instructions += unreported_insns_;
-    (void)events->count_event(PMT_EV_INST_RETIRED, unreported_insns_, t);
-    unreported_insns_ = 0;
+    stats_.instructions += n;
+    (void)events->count_event(PMT_EV_INST_RETIRED, n, t);
+    reported_insns_ = retired_;
     for (unsigned k = 0; k < num_block_events; k++) {
-        if (unreported_[k])
-            (void)events->count_event(block_events[k].event, unreported_[k], t);
-        unreported_[k] = 0;
+        if (events_[k] != reported_[k])
+            (void)events->count_event(block_events[k].event, events_[k] - reported_[k], t);
+        reported_[k] = events_[k];
     }
 }
 
@@ -213,17 +204,35 @@ void a64_cpu::plan()
     stop_at_ = b > ~uint64_t{0} - retired_ ? ~uint64_t{0} : retired_ + b;
     quantum_stop_at_ = q > ~uint64_t{0} - retired_ ? ~uint64_t{0} : retired_ + q;
     watched_ = 0;
-    room_.fill(~uint64_t{0});
-    if (!peek_)
-        return;
-    const sc_core::sc_time &t = qk_.get_local_time();
-    for (unsigned k = 0; k < num_block_events; k++) {
-        uint64_t h = peek_(block_events[k].event, t);
-        if (h == ~uint64_t{0})
-            continue;
-        room_[k] = std::max<uint64_t>(h, 1); // a headroom of 0 would stop every block
-        watched_ |= 1u << k;
+    limit_.fill(~uint64_t{0});
+    if (peek_) {
+        const sc_core::sc_time &t = qk_.get_local_time();
+        for (unsigned k = 0; k < num_block_events; k++) {
+            uint64_t h = peek_(block_events[k].event, t);
+            if (h == ~uint64_t{0} || h > ~uint64_t{0} - events_[k])
+                continue;
+            // A headroom of 0 would stop every block.
+            limit_[k] = events_[k] + std::max<uint64_t>(h, 1);
+            watched_ |= 1u << k;
+        }
     }
+    update_fast_until();
+}
+
+// How far the fast path of on_block may go: a block may start there while no stop can come due
+// in it. For the instruction stops that is stop_at_ and quantum_stop_at_; for a watched event,
+// an instruction adds at most max_occurrences of it, so it cannot reach its limit in fewer than
+// (limit - count) / max_occurrences instructions. The slow path (each block once fast_until_ is
+// near) looks at the exact counts and moves fast_until_ on.
+void a64_cpu::update_fast_until()
+{
+    uint64_t until = std::min(stop_at_, quantum_stop_at_);
+    for (uint32_t w = watched_; w; w &= w - 1) {
+        unsigned k = static_cast<unsigned>(__builtin_ctz(w));
+        uint64_t room = limit_[k] > events_[k] ? limit_[k] - events_[k] : 0;
+        until = std::min(until, retired_ + room / a64::max_occurrences);
+    }
+    fast_until_ = until;
 }
 
 // How many instructions may run before the PMU does something visible (an exact stop, also
@@ -265,9 +274,11 @@ uint64_t a64_cpu::quantum_budget()
 // or ~0 (the whole block runs).
 uint64_t a64_cpu::event_stop(uint64_t address, uint32_t size)
 {
-    for (uint32_t w = watched_; w; w &= w - 1)
-        if (room_[__builtin_ctz(w)] == 0)
+    for (uint32_t w = watched_; w; w &= w - 1) {
+        unsigned k = static_cast<unsigned>(__builtin_ctz(w));
+        if (events_[k] >= limit_[k])
             return address;
+    }
     std::array<uint64_t, num_block_events> seen{};
     for (uint64_t pc = address; pc < address + size; pc += 4) {
         uint32_t insn = 0;
@@ -276,7 +287,7 @@ uint64_t a64_cpu::event_stop(uint64_t address, uint32_t size)
         uint32_t c = a64_classify(insn);
         for (unsigned k = 0; k < num_block_events; k++) {
             seen[k] += occurrences(k, c);
-            if ((watched_ & (1u << k)) && seen[k] >= room_[k])
+            if ((watched_ & (1u << k)) && events_[k] + seen[k] >= limit_[k])
                 return pc + 4;
         }
     }
@@ -297,7 +308,36 @@ uint64_t a64_cpu::after_first(uint64_t address, uint32_t size, uint32_t classes)
     return ~uint64_t{0};
 }
 
+// The engine calls this before every block it runs: it must cost little. The fast path: the
+// block that ran retires with additions only (it ran whole and needs nothing at its end), no
+// interrupt waits, and the next block, found in the cache, can run whole before any stop could
+// come due (fast_until_). Anything else takes the checked path.
 uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
+{
+    if (fast_) {
+        const block_info &b = blocks_[(address >> 2) & (blocks_.size() - 1)];
+        if (b.address == address && b.size == size && b.plain && !irq_level_ &&
+            !serror_pending_) {
+            const block_info &ran = *current_info_;
+            retired_ += ran.insns;
+            for (unsigned k = 0; k < num_block_events; k++)
+                events_[k] += ran.events[k];
+            block_active_ = false;
+            fast_ = false;
+            if (retired_ + b.insns < fast_until_) {
+                current_info_ = &b;
+                block_begin_ = address;
+                block_end_ = address + size;
+                block_active_ = true;
+                fast_ = true;
+                return ~uint64_t{0};
+            }
+        }
+    }
+    return on_block_checked(address, size);
+}
+
+uint64_t a64_cpu::on_block_checked(uint64_t address, uint32_t size)
 {
     if (block_active_)
         finish_block(block_end_);
@@ -311,8 +351,8 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
         stop = address + 4 * (stop_at_ - retired_);
     for (uint32_t w = watched_; w; w &= w - 1) {
         unsigned k = static_cast<unsigned>(__builtin_ctz(w));
-        if (current_info_->events[k] >= room_[k]) { // the rare case: this block reaches one
-            stop = std::min(stop, event_stop(address, size));
+        if (events_[k] + current_info_->events[k] >= limit_[k]) { // the rare case: this block
+            stop = std::min(stop, event_stop(address, size));  // reaches one
             break;
         }
     }
@@ -326,6 +366,9 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
     block_begin_ = address;
     block_end_ = address + size;
     block_active_ = true;
+    fast_ = current_info_->plain;
+    if (fast_ && retired_ + current_info_->insns >= fast_until_)
+        update_fast_until();
     return ~uint64_t{0};
 }
 

@@ -65,6 +65,7 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         if (block_active_) {
             retire_range(block_begin_, a.pc);
             block_begin_ = a.pc;
+            fast_ = false; // the rest of the block retires by its range
         }
         report();
     };

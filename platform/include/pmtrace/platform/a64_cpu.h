@@ -148,6 +148,7 @@ class a64_cpu : public sc_core::sc_module,
   private:
     // a64_engine_client
     uint64_t on_block(uint64_t address, uint32_t size) override;
+    uint64_t on_block_checked(uint64_t address, uint32_t size);
     void on_block_cut(uint64_t pc) override;
     a64_sysreg_action on_sysreg(const a64_sysreg_access &access, uint64_t &value) override;
 
@@ -164,6 +165,7 @@ class a64_cpu : public sc_core::sc_module,
     void plan();
     uint64_t budget();
     uint64_t quantum_budget();
+    void update_fast_until();
     uint64_t event_stop(uint64_t address, uint32_t size);
     uint64_t after_first(uint64_t address, uint32_t size, uint32_t classes);
     void tsb_csync();
@@ -219,16 +221,23 @@ class a64_cpu : public sc_core::sc_module,
     // block starts (or where it was left).
     uint64_t block_begin_ = 0, block_end_ = 0;
     bool block_active_ = false;
-    // Counts not yet reported to the PE model.
-    uint64_t retired_ = 0; // instructions retired in all
-    uint64_t unreported_insns_ = 0;
-    std::array<uint64_t, num_block_events> unreported_{};
+    // The block running is current_info_ from its start, and needs nothing at its end
+    // (block_info::plain): the next on_block may take the fast path.
+    bool fast_ = false;
+    // Counts since the CPU started: instructions retired and each block event; what the PE
+    // model has been told of them (report). Cumulative, so that retiring a block is additions
+    // only and the budget is a comparison with a fixed limit.
+    uint64_t retired_ = 0, reported_insns_ = 0;
+    std::array<uint64_t, num_block_events> events_{}, reported_{};
     uint64_t stop_at_ = ~uint64_t{0};         // stop when retired_ reaches this (exactly)
     uint64_t quantum_stop_at_ = ~uint64_t{0}; // stop at the first block boundary from here
-    // The block events whose overflow is in reach (bit k: block event k) and, for each, how
-    // many more may occur before it (the PMU's headroom less those retired since).
+    // The block events whose overflow is in reach (bit k: block event k) and, for each, the
+    // count at which it overflows (events_[k] at plan() plus the PMU's headroom).
     uint32_t watched_ = 0;
-    std::array<uint64_t, num_block_events> room_{};
+    std::array<uint64_t, num_block_events> limit_{};
+    // A block may start on the fast path while retired_ plus its instructions stays below this:
+    // no stop (instructions, quantum, a watched event's limit) can come due in it (fast_until).
+    uint64_t fast_until_ = 0;
     unsigned el_ = 1; // the Exception level the PE model was last told
     bool irq_level_ = false;
     bool serror_pending_ = false;
@@ -246,6 +255,10 @@ class a64_cpu : public sc_core::sc_module,
         // Where the block must end (bytes from its start; 0: nowhere): after a store-exclusive
         // whose status register a later instruction of the block may write.
         uint32_t exclusive_cut = 0;
+        uint32_t insns = 0;
+        // Nothing to do at its end or inside it (no ERET or PSTATE write last, no TSB CSYNC, no
+        // Store-Exclusive): retiring it whole is additions only.
+        bool plain = false;
         std::array<uint32_t, num_block_events> events{};
     };
     const block_info &info(uint64_t address, uint32_t size);
