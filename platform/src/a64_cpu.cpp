@@ -32,8 +32,10 @@ a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &conf
         if (!engine_)
             error_ = why;
     }
-    if (engine_)
+    if (engine_) {
         engine_->set_client(this);
+        (void)engine_->set_block_repeat(&repeat_);
+    }
     tlm_utils::tlm_quantumkeeper::set_global_quantum(config_.quantum);
     qk_.reset();
     SC_HAS_PROCESS(a64_cpu);
@@ -67,6 +69,7 @@ void a64_cpu::set_level(bool level)
         return;
     irq_level_ = level;
     if (level) {
+        repeat_.left = 0;
         wake_.notify(sc_core::SC_ZERO_TIME);
         if (in_engine_)
             engine_->request_stop();
@@ -76,6 +79,7 @@ void a64_cpu::set_level(bool level)
 void a64_cpu::notify_event()
 {
     serror_pending_ = true;
+    repeat_.left = 0;
     wake_.notify(sc_core::SC_ZERO_TIME);
     if (in_engine_)
         engine_->request_stop();
@@ -110,6 +114,8 @@ void a64_cpu::main()
         in_engine_ = true;
         a64_stop stop = engine_->run();
         in_engine_ = false;
+        count_repeats();
+        end_fast();
         handle_stop(stop);
         report();
         if (qk_.need_sync()) {

@@ -151,7 +151,7 @@ void a64_cpu::finish_block(uint64_t end)
 {
     retire_range(block_begin_, std::min(end, block_end_));
     block_active_ = false;
-    fast_ = false;
+    end_fast();
     if (end < block_end_ || !current_info_)
         return;
     uint32_t last = current_info_->last_class;
@@ -308,12 +308,13 @@ uint64_t a64_cpu::after_first(uint64_t address, uint32_t size, uint32_t classes)
     return ~uint64_t{0};
 }
 
-// The engine calls this before every block it runs: it must cost little. The fast path: the
-// block that ran retires with additions only (it ran whole and needs nothing at its end), no
-// interrupt waits, and the next block, found in the cache, can run whole before any stop could
-// come due (fast_until_). Anything else takes the checked path.
+// The engine calls this before every block it runs (but a repeat, below): it must cost little.
+// The fast path: the block that ran retires with additions only (it ran whole and needs nothing
+// at its end), no interrupt waits, and the next block, found in the cache, can run whole before
+// any stop could come due (fast_until_). Anything else takes the checked path.
 uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
 {
+    count_repeats();
     if (fast_) {
         const block_info &b = blocks_[(address >> 2) & (blocks_.size() - 1)];
         if (b.address == address && b.size == size && b.plain && !irq_level_ &&
@@ -323,15 +324,15 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
             for (unsigned k = 0; k < num_block_events; k++)
                 events_[k] += ran.events[k];
             block_active_ = false;
-            fast_ = false;
             if (retired_ + b.insns < fast_until_) {
                 current_info_ = &b;
                 block_begin_ = address;
                 block_end_ = address + size;
                 block_active_ = true;
-                fast_ = true;
+                allow_repeats(b);
                 return ~uint64_t{0};
             }
+            end_fast();
         }
     }
     return on_block_checked(address, size);
@@ -367,13 +368,44 @@ uint64_t a64_cpu::on_block_checked(uint64_t address, uint32_t size)
     block_end_ = address + size;
     block_active_ = true;
     fast_ = current_info_->plain;
-    if (fast_ && retired_ + current_info_->insns >= fast_until_)
-        update_fast_until();
+    if (fast_) {
+        if (retired_ + current_info_->insns >= fast_until_)
+            update_fast_until();
+        allow_repeats(*current_info_);
+    }
     return ~uint64_t{0};
+}
+
+// The repeats the engine made of the block running (a64_block_repeat): each means the run
+// before it ended whole; the last run is the block running still.
+void a64_cpu::count_repeats()
+{
+    const uint64_t runs = repeat_.runs;
+    if (!runs)
+        return;
+    repeat_.runs = 0;
+    const block_info &b = *current_info_;
+    retired_ += runs * b.insns;
+    for (unsigned k = 0; k < num_block_events; k++)
+        events_[k] += runs * b.events[k];
+}
+
+// The running block `b` (plain, from its start) may start again without a call while nothing
+// is pending, and as long as the fast path would let it: the j-th repeat starts with j runs of
+// it more retired, and may while retired_ + (j + 1) * insns stays below fast_until_.
+void a64_cpu::allow_repeats(const block_info &b)
+{
+    const uint64_t room = fast_until_ > retired_ ? fast_until_ - retired_ : 0;
+    repeat_.address = b.address;
+    repeat_.size = b.size;
+    repeat_.left = b.insns && !irq_level_ && !serror_pending_ && room > b.insns
+                       ? (room - 1) / b.insns - 1
+                       : 0;
 }
 
 void a64_cpu::on_block_cut(uint64_t pc)
 {
+    count_repeats();
     if (block_active_)
         finish_block(pc);
 }

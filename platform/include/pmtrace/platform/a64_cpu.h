@@ -166,6 +166,13 @@ class a64_cpu : public sc_core::sc_module,
     uint64_t budget();
     uint64_t quantum_budget();
     void update_fast_until();
+    void count_repeats();
+    void allow_repeats(const block_info &b);
+    void end_fast()
+    {
+        fast_ = false;
+        repeat_.left = 0;
+    }
     uint64_t event_stop(uint64_t address, uint32_t size);
     uint64_t after_first(uint64_t address, uint32_t size, uint32_t classes);
     void tsb_csync();
@@ -222,8 +229,10 @@ class a64_cpu : public sc_core::sc_module,
     uint64_t block_begin_ = 0, block_end_ = 0;
     bool block_active_ = false;
     // The block running is current_info_ from its start, and needs nothing at its end
-    // (block_info::plain): the next on_block may take the fast path.
+    // (block_info::plain): the next on_block may take the fast path, and while nothing is
+    // pending the engine may run it again without calling (repeat_: count_repeats).
     bool fast_ = false;
+    a64_block_repeat repeat_;
     // Counts since the CPU started: instructions retired and each block event; what the PE
     // model has been told of them (report). Cumulative, so that retiring a block is additions
     // only and the budget is a comparison with a fixed limit.
