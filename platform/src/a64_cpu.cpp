@@ -118,7 +118,7 @@ void a64_cpu::main()
         end_fast();
         handle_stop(stop);
         report();
-        if (qk_.need_sync()) {
+        if (qk_.need_sync() || platform_due()) {
             qk_.sync();
             stats_.syncs++;
         }

@@ -253,20 +253,32 @@ uint64_t a64_cpu::budget()
     return std::max<uint64_t>(b, 1);
 }
 
-// How many instructions until the quantum ends. The run stops at the first block boundary from
-// there, not inside a block: a stop inside a block makes Unicorn translate it twice (with a 1 us
-// quantum the CPU ran ~10x slower, bench_a64), and the quantum is a modelling choice, not an
-// architectural point.
+// How many instructions until the CPU must let the rest of the platform run: the end of the
+// quantum, or earlier the next thing the platform has scheduled (a timer's interrupt line, a
+// thread's wait: sc_time_to_pending_activity), so that it happens at its time and the CPU sees
+// its effect (an interrupt) at the next block boundary, not a quantum late. The run stops at
+// the first block boundary from there, not inside a block: a stop inside a block makes Unicorn
+// translate it twice (with a 1 us quantum the CPU ran ~10x slower, bench_a64), and neither
+// point is architectural.
 uint64_t a64_cpu::quantum_budget()
 {
-    const sc_core::sc_time q = tlm_utils::tlm_quantumkeeper::get_global_quantum();
-    if (q <= sc_core::SC_ZERO_TIME)
-        return ~uint64_t{0};
     const sc_core::sc_time local = qk_.get_local_time();
-    const sc_core::sc_time left = q > local ? q - local : sc_core::SC_ZERO_TIME;
+    const sc_core::sc_time q = tlm_utils::tlm_quantumkeeper::get_global_quantum();
+    sc_core::sc_time end = sc_core::sc_time_to_pending_activity();
+    if (q > sc_core::SC_ZERO_TIME && q < end)
+        end = q;
+    if (end == sc_core::sc_max_time())
+        return ~uint64_t{0};
+    const sc_core::sc_time left = end > local ? end - local : sc_core::SC_ZERO_TIME;
     const double cycles = left / config_.clock_period;
     const uint64_t cpi = config_.cycles_per_instruction;
     return static_cast<uint64_t>(cycles / static_cast<double>(cpi)) + 1;
+}
+
+// The CPU's local time has reached the next thing the rest of the platform has scheduled.
+bool a64_cpu::platform_due() const
+{
+    return sc_core::sc_time_to_pending_activity() <= qk_.get_local_time();
 }
 
 // Where the block at `address` must stop for the watched block events: `address` when one of

@@ -53,7 +53,9 @@ namespace pmtrace::platform
 
 // The PE's part (clock, counters, features) is cpu_pe_config's.
 struct a64_cpu_config : cpu_pe_config {
-    sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
+    // How far the CPU may run ahead of SystemC time when nothing else in the platform is
+    // scheduled sooner (it syncs at the next thing that is: a64_cpu::quantum_budget).
+    sc_core::sc_time quantum = sc_core::sc_time(100, sc_core::SC_US);
     // Where the image is entered (QEMU's virt: EL1, or EL2 with virtualization=on). The PSCI
     // conduit follows: HVC at EL1, SMC at EL2.
     unsigned entry_el = 1;
@@ -165,6 +167,7 @@ class a64_cpu : public sc_core::sc_module,
     void plan();
     uint64_t budget();
     uint64_t quantum_budget();
+    bool platform_due() const;
     void update_fast_until();
     void count_repeats();
     void allow_repeats(const block_info &b);
