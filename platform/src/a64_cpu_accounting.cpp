@@ -56,8 +56,8 @@ const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
     b.insns = size / 4;
     if (b.classes & A64_STORE_EXCLUSIVE)
         b.exclusive_cut = exclusive_cut(address, size);
-    b.plain = !(b.classes & (A64_TSB | A64_STORE_EXCLUSIVE)) &&
-              !(b.last_class & (A64_ERET | A64_PSTATE));
+    b.plain =
+        !(b.classes & (A64_TSB | A64_STORE_EXCLUSIVE)) && !(b.last_class & (A64_ERET | A64_PSTATE));
     return b;
 }
 
@@ -329,8 +329,7 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
     count_repeats();
     if (fast_) {
         const block_info &b = blocks_[(address >> 2) & (blocks_.size() - 1)];
-        if (b.address == address && b.size == size && b.plain && !irq_level_ &&
-            !serror_pending_) {
+        if (b.address == address && b.size == size && b.plain && !irq_level_ && !serror_pending_) {
             const block_info &ran = *current_info_;
             retired_ += ran.insns;
             for (unsigned k = 0; k < num_block_events; k++)
@@ -364,8 +363,9 @@ uint64_t a64_cpu::on_block_checked(uint64_t address, uint32_t size)
         stop = address + 4 * (stop_at_ - retired_);
     for (uint32_t w = watched_; w; w &= w - 1) {
         unsigned k = static_cast<unsigned>(__builtin_ctz(w));
-        if (events_[k] + current_info_->events[k] >= limit_[k]) { // the rare case: this block
-            stop = std::min(stop, event_stop(address, size));  // reaches one
+        if (events_[k] + current_info_->events[k] >= limit_[k]) {
+            // The rare case: this block reaches one.
+            stop = std::min(stop, event_stop(address, size));
             break;
         }
     }
@@ -410,9 +410,8 @@ void a64_cpu::allow_repeats(const block_info &b)
     const uint64_t room = fast_until_ > retired_ ? fast_until_ - retired_ : 0;
     repeat_.address = b.address;
     repeat_.size = b.size;
-    repeat_.left = b.insns && !irq_level_ && !serror_pending_ && room > b.insns
-                       ? (room - 1) / b.insns - 1
-                       : 0;
+    repeat_.left =
+        b.insns && !irq_level_ && !serror_pending_ && room > b.insns ? (room - 1) / b.insns - 1 : 0;
 }
 
 void a64_cpu::on_block_cut(uint64_t pc)
