@@ -1,6 +1,8 @@
 // options.cpp - pmtrace-vp's command line (options.h).
 #include "options.h"
 
+#include <pmtrace/platform/a64_cpu.h>
+
 #include <boost/program_options.hpp>
 
 #include <cmath>
@@ -118,6 +120,10 @@ void convert_kernel(const raw &r, const po::variables_map &vm, options &o)
             throw bad_argument{std::string("--") + name +
                                " belongs to the scenarios; with --kernel the image is the "
                                "workload"};
+    // The AArch64 CPU's own default quantum (it syncs at the platform's next scheduled event
+    // anyway: docs/cpu.md), unless --quantum or --vcd says otherwise.
+    if (vm["quantum"].defaulted() && o.vcd.empty())
+        o.quantum = pmtrace::platform::a64_cpu_config().quantum;
     // QEMU's virt: RAM from 0x4000_0000 up to the 256 GiB boundary.
     constexpr uint64_t ram_limit = 255ull << 30;
     o.ram_size = parse_size("ram", r.ram);
@@ -291,12 +297,12 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "FEAT_PMUv3 version: 3.0, 3.1, 3.4, 3.5, 3.7, 3.8 or 3.9")(
         "trbe-ext", po::bool_switch(&o.trbe_ext),
         "FEAT_TRBE_EXT: the external Trace Buffer frame at 0x0C020000 and CTI triggers 8-10")(
-        "clock", po::value(&r.clock)->default_value(r.clock),
-        "the PE's clock period")("quantum", po::value(&r.quantum)->default_value(r.quantum),
-                                 "the CPU's time quantum (temporal decoupling); 0: none (the "
-                                 "default with --vcd, so edges are at their exact times)")(
-        "irq-cycles", po::value(&o.irq_cycles)->default_value(o.irq_cycles),
-        "processor cycles the CPU takes to enter an interrupt handler");
+        "clock", po::value(&r.clock)->default_value(r.clock), "the PE's clock period")(
+        "quantum", po::value(&r.quantum)->default_value(r.quantum),
+        "the CPU's time quantum (temporal decoupling); 0: none (the "
+        "default with --vcd, so edges are at their exact times); "
+        "100us with --kernel")("irq-cycles", po::value(&o.irq_cycles)->default_value(o.irq_cycles),
+                               "processor cycles the CPU takes to enter an interrupt handler");
 
     po::options_description counting("stat and record");
     counting.add_options()("events,e", po::value(&r.events),
