@@ -17,7 +17,8 @@ using a64::to_pmt;
 a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &config,
                  std::unique_ptr<a64_engine> engine)
     : sc_module(name), bus("bus"), sysreg("sysreg"), events("events"), state("state"), trbe("trbe"),
-      irq("irq"), serror("serror"), config_(config), engine_(std::move(engine)), blocks_(4096)
+      irq("irq"), serror("serror"), config_(config), engine_(std::move(engine)),
+      blocks_(block_cache_size)
 {
     irq.bind(*this);
     serror.bind(*this);

@@ -46,7 +46,7 @@ std::array<uint64_t, 2> a64_cpu::common_events(bool trbe)
 
 const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
 {
-    block_info &b = blocks_[(address >> 2) & (blocks_.size() - 1)];
+    block_info &b = blocks_[block_slot(address)];
     if (b.address == address && b.size == size)
         return b;
     b = block_info{};
@@ -328,19 +328,23 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
 {
     count_repeats();
     if (fast_) {
-        const block_info &b = blocks_[(address >> 2) & (blocks_.size() - 1)];
+        const block_info &b = blocks_[block_slot(address)];
         if (b.address == address && b.size == size && b.plain && !irq_level_ && !serror_pending_) {
             const block_info &ran = *current_info_;
             retired_ += ran.insns;
-            for (unsigned k = 0; k < num_block_events; k++)
+            for (unsigned k = 0; k < event_lanes; k++)
                 events_[k] += ran.events[k];
             block_active_ = false;
             if (retired_ + b.insns < fast_until_) {
+                // Repeats pay for their set-up (a division) only in a loop of this one block.
+                if (&b == &ran)
+                    allow_repeats(b);
+                else
+                    repeat_.left = 0;
                 current_info_ = &b;
                 block_begin_ = address;
                 block_end_ = address + size;
                 block_active_ = true;
-                allow_repeats(b);
                 return ~uint64_t{0};
             }
             end_fast();
@@ -390,11 +394,9 @@ uint64_t a64_cpu::on_block_checked(uint64_t address, uint32_t size)
 
 // The repeats the engine made of the block running (a64_block_repeat): each means the run
 // before it ended whole; the last run is the block running still.
-void a64_cpu::count_repeats()
+void a64_cpu::retire_repeats()
 {
     const uint64_t runs = repeat_.runs;
-    if (!runs)
-        return;
     repeat_.runs = 0;
     const block_info &b = *current_info_;
     retired_ += runs * b.insns;

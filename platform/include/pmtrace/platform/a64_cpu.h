@@ -19,12 +19,13 @@
 //   after it;
 // - PSCI 1.0 as firmware answers it on the boot conduit (HVC when entered at EL1, SMC at EL2);
 // - time and events: an instruction takes cycles_per_instruction cycles of the PE clock; the
-//   quantum keeper decouples the CPU; the events of the executed code (INST_RETIRED, CPU_CYCLES,
-//   MEM_ACCESS, LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED, BR_RETURN_RETIRED,
-//   BR_IND_RETIRED) are exact at instruction granularity: the CPU runs up to the PMU's headroom
-//   of each, so an overflow interrupt is taken right after the instruction that overflowed;
-//   exception events (EXC_*) at the exception; the PE state (Exception level) pushed on every
-//   change.
+//   quantum keeper decouples the CPU, which syncs at the end of the quantum or earlier at the
+//   platform's next scheduled event (a timer's interrupt); the events of the executed code
+//   (INST_RETIRED, CPU_CYCLES, MEM_ACCESS, LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED,
+//   BR_RETURN_RETIRED, BR_IND_RETIRED) are exact at instruction granularity: the CPU runs up to the
+//   PMU's headroom of each, so an overflow interrupt is taken right after the instruction that
+//   overflowed; exception events (EXC_*) at the exception; the PE state (Exception level) pushed on
+//   every change.
 #ifndef PMTRACE_PLATFORM_A64_CPU_H
 #define PMTRACE_PLATFORM_A64_CPU_H
 
@@ -98,6 +99,10 @@ class a64_cpu : public sc_core::sc_module,
     // LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED, BR_RETURN_RETIRED, BR_IND_RETIRED:
     // platform/src/a64_block_events.h).
     static constexpr unsigned num_block_events = 7;
+    // Their counts per block and in all, padded to an even number of lanes: adding a block's
+    // counts (on_block's fast path) is then four vector additions.
+    static constexpr unsigned event_lanes = (num_block_events + 1) & ~1u;
+    using event_counts = std::array<uint64_t, event_lanes>;
 
     tlm_utils::simple_initiator_socket<a64_cpu> bus;
     sc_core::sc_port<pmtrace::sysreg_if> sysreg;
@@ -169,7 +174,13 @@ class a64_cpu : public sc_core::sc_module,
     uint64_t quantum_budget();
     bool platform_due() const;
     void update_fast_until();
-    void count_repeats();
+    // The repeats the engine made (a64_block_repeat), counted whenever it calls.
+    void count_repeats()
+    {
+        if (repeat_.runs)
+            retire_repeats();
+    }
+    void retire_repeats();
     void allow_repeats(const block_info &b);
     void end_fast()
     {
@@ -240,7 +251,8 @@ class a64_cpu : public sc_core::sc_module,
     // model has been told of them (report). Cumulative, so that retiring a block is additions
     // only and the budget is a comparison with a fixed limit.
     uint64_t retired_ = 0, reported_insns_ = 0;
-    std::array<uint64_t, num_block_events> events_{}, reported_{};
+    event_counts events_{};
+    std::array<uint64_t, num_block_events> reported_{};
     uint64_t stop_at_ = ~uint64_t{0};         // stop when retired_ reaches this (exactly)
     uint64_t quantum_stop_at_ = ~uint64_t{0}; // stop at the first block boundary from here
     // The block events whose overflow is in reach (bit k: block event k) and, for each, the
@@ -271,8 +283,10 @@ class a64_cpu : public sc_core::sc_module,
         // Nothing to do at its end or inside it (no ERET or PSTATE write last, no TSB CSYNC, no
         // Store-Exclusive): retiring it whole is additions only.
         bool plain = false;
-        std::array<uint32_t, num_block_events> events{};
+        event_counts events{};
     };
+    static constexpr size_t block_cache_size = 4096; // a power of two
+    static size_t block_slot(uint64_t address) { return (address >> 2) & (block_cache_size - 1); }
     const block_info &info(uint64_t address, uint32_t size);
     void count_range(uint64_t begin, uint64_t end, block_info &counts);
     std::vector<block_info> blocks_;
