@@ -264,15 +264,15 @@ uint64_t a64_cpu::quantum_budget()
 {
     const sc_core::sc_time local = qk_.get_local_time();
     const sc_core::sc_time q = tlm_utils::tlm_quantumkeeper::get_global_quantum();
-    sc_core::sc_time end = sc_core::sc_time_to_pending_activity();
+    sc_core::sc_time end = sc_core::sc_time_to_pending_activity(); // from sc_time_stamp()
     if (q > sc_core::SC_ZERO_TIME && q < end)
         end = q;
-    if (end == sc_core::sc_max_time())
+    if (end >= sc_core::sc_max_time() - sc_core::sc_time_stamp()) // nothing scheduled, no quantum
         return ~uint64_t{0};
     const sc_core::sc_time left = end > local ? end - local : sc_core::SC_ZERO_TIME;
-    const double cycles = left / config_.clock_period;
-    const uint64_t cpi = config_.cycles_per_instruction;
-    return static_cast<uint64_t>(cycles / static_cast<double>(cpi)) + 1;
+    const double n =
+        left / config_.clock_period / static_cast<double>(config_.cycles_per_instruction);
+    return n < 1e19 ? static_cast<uint64_t>(n) + 1 : ~uint64_t{0};
 }
 
 // The CPU's local time has reached the next thing the rest of the platform has scheduled.

@@ -83,10 +83,10 @@ class a64_engine_client
 // One block the engine may run again and again without calling on_block (optional: an engine
 // without it calls on_block for every block). While `left` > 0, a block that starts at
 // `address` with `size` bytes starts without a call: the engine takes one from `left` and adds
-// one to `runs`. The client sets it while the block runs when the block's previous run needs
-// nothing but counting (each repeat means that run ended whole), and adds up `runs` whenever
-// the engine calls it and after run() returns. Unicorn's block hook is called per block
-// executed; this keeps a single-block loop to a few instructions per iteration, no call.
+// one to `runs`. The client sets it for the block running when that block needs nothing at its
+// end but counting (a repeat means the run before it ended whole), and adds up `runs` whenever
+// the engine calls it and after run() returns. Unicorn calls its block hook for every block
+// executed; this keeps a loop of one block to a few instructions per iteration, with no call.
 struct a64_block_repeat {
     uint64_t address = ~uint64_t{0};
     uint32_t size = 0;
