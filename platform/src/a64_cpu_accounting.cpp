@@ -39,10 +39,11 @@ std::array<uint64_t, 2> a64_cpu::common_events(bool trbe)
 // A block's instructions are classified once (a direct-mapped cache by address) into its count
 // of each block event; retiring the block adds those counts. The budget of a run is the PMU's
 // headroom: for INST_RETIRED and CPU_CYCLES a number of instructions (stop_at_), for each block
-// event counted with an overflow in reach a number of events (room_). A block that would reach
-// one stops right after the instruction that does (event_stop), so the overflow is reported,
-// and its interrupt taken, at that instruction boundary. Only then are the block's
-// instructions looked at one by one; with nothing in reach a block costs its additions.
+// event counted with an overflow in reach the count where it overflows (limit_). A block that
+// would reach one stops right after the instruction that does (event_stop), so the overflow is
+// reported, and its interrupt taken, at that instruction boundary. Only then are the block's
+// instructions looked at one by one; with nothing in reach a block costs its additions (on
+// on_block's fast path), or a few instructions in the engine when it repeats (retire_repeats).
 
 const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
 {
@@ -197,7 +198,8 @@ void a64_cpu::report()
     }
 }
 
-// The budget of the next run: instructions (stop_at_) and block events (room_).
+// The budget of the next run: instructions (stop_at_, quantum_stop_at_), the block events'
+// limits (limit_), and how far the fast path may go (fast_until_).
 void a64_cpu::plan()
 {
     const uint64_t b = budget(), q = quantum_budget();
