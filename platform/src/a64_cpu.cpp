@@ -119,7 +119,7 @@ void a64_cpu::main()
         end_fast();
         handle_stop(stop);
         report();
-        if (qk_.need_sync() || platform_due()) {
+        if (qk_.need_sync() || qk_.get_local_time() >= sync_point()) {
             qk_.sync();
             stats_.syncs++;
         }

@@ -255,32 +255,44 @@ uint64_t a64_cpu::budget()
     return std::max<uint64_t>(b, 1);
 }
 
-// How many instructions until the CPU must let the rest of the platform run: the end of the
-// quantum, or earlier the next thing the platform has scheduled (a timer's interrupt line, a
-// thread's wait: sc_time_to_pending_activity), so that it happens at its time and the CPU sees
-// its effect (an interrupt) at the next block boundary, not a quantum late. The run stops at
-// the first block boundary from there, not inside a block: a stop inside a block makes Unicorn
-// translate it twice (with a 1 us quantum the CPU ran ~10x slower, bench_a64), and neither
-// point is architectural.
+// Where the CPU syncs next (from sc_time_stamp()): the earliest of
+// - the end of the quantum (how far it may run ahead while nothing else is scheduled);
+// - the next thing the rest of the platform has scheduled (sc_time_to_pending_activity: a
+//   thread's wait, a delta notification), so that it happens about when the CPU gets there,
+//   but no sooner than busy_quantum (the CPU would sync at every step of a fine-grained thread);
+// - the Generic Timer's next event, exactly, so its interrupt is taken at the block boundary
+//   after its time.
+// sc_max_time() - now: none of them.
+sc_core::sc_time a64_cpu::sync_point() const
+{
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    sc_core::sc_time end = sc_core::sc_max_time() - now;
+    const sc_core::sc_time q = tlm_utils::tlm_quantumkeeper::get_global_quantum();
+    if (q > sc_core::SC_ZERO_TIME)
+        end = q;
+    end = std::min(end, std::max(sc_core::sc_time_to_pending_activity(), config_.busy_quantum));
+    if (timer_) {
+        const sc_core::sc_time t = timer_->next_event();
+        if (t < now + end)
+            end = t > now ? t - now : sc_core::SC_ZERO_TIME;
+    }
+    return end;
+}
+
+// How many instructions until the CPU syncs (sync_point). The run stops at the first block
+// boundary from there, not inside a block: a stop inside a block makes Unicorn translate it
+// twice (with a 1 us quantum the CPU ran ~10x slower, bench_a64), and the point is not
+// architectural.
 uint64_t a64_cpu::quantum_budget()
 {
-    const sc_core::sc_time local = qk_.get_local_time();
-    const sc_core::sc_time q = tlm_utils::tlm_quantumkeeper::get_global_quantum();
-    sc_core::sc_time end = sc_core::sc_time_to_pending_activity(); // from sc_time_stamp()
-    if (q > sc_core::SC_ZERO_TIME && q < end)
-        end = q;
-    if (end >= sc_core::sc_max_time() - sc_core::sc_time_stamp()) // nothing scheduled, no quantum
+    const sc_core::sc_time end = sync_point();
+    if (end >= sc_core::sc_max_time() - sc_core::sc_time_stamp())
         return ~uint64_t{0};
+    const sc_core::sc_time local = qk_.get_local_time();
     const sc_core::sc_time left = end > local ? end - local : sc_core::SC_ZERO_TIME;
     const double n =
         left / config_.clock_period / static_cast<double>(config_.cycles_per_instruction);
     return n < 1e19 ? static_cast<uint64_t>(n) + 1 : ~uint64_t{0};
-}
-
-// The CPU's local time has reached the next thing the rest of the platform has scheduled.
-bool a64_cpu::platform_due() const
-{
-    return sc_core::sc_time_to_pending_activity() <= qk_.get_local_time();
 }
 
 // Where the block at `address` must stop for the watched block events: `address` when one of

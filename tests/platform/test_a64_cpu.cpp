@@ -131,9 +131,9 @@ TEST(A64Cpu, TimerInterruptWakesWfi)
 }
 
 // The same timer while the PE runs a loop instead of WFI: the CPU's run ends at the timer's
-// event (the platform's next scheduled activity), not at the end of its quantum (100 us by
-// default, 6250 ticks), so INTID 30 is taken within the loop's block after the count reaches
-// the compare value: the handler sees a count of at least 625 more, as with WFI.
+// next event (generic_timer::next_event), not at the end of its quantum (100 us by default,
+// 6250 ticks), so INTID 30 is taken within the loop's block after the count reaches the compare
+// value: the handler sees a count of at least 625 more, as with WFI.
 TEST(A64Cpu, TimerInterruptInterruptsABusyLoopOnTime)
 {
     run_result r = run("timer_busy");

@@ -19,13 +19,14 @@
 //   after it;
 // - PSCI 1.0 as firmware answers it on the boot conduit (HVC when entered at EL1, SMC at EL2);
 // - time and events: an instruction takes cycles_per_instruction cycles of the PE clock; the
-//   quantum keeper decouples the CPU, which syncs at the end of the quantum or earlier at the
-//   platform's next scheduled event (a timer's interrupt); the events of the executed code
-//   (INST_RETIRED, CPU_CYCLES, MEM_ACCESS, LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED,
-//   BR_RETURN_RETIRED, BR_IND_RETIRED) are exact at instruction granularity: the CPU runs up to the
-//   PMU's headroom of each, so an overflow interrupt is taken right after the instruction that
-//   overflowed; exception events (EXC_*) at the exception; the PE state (Exception level) pushed on
-//   every change.
+//   quantum keeper decouples the CPU, which syncs at the end of the quantum, or earlier where
+//   the rest of the platform has something scheduled, and at the Generic Timer's next event
+//   (its interrupt is taken on time); the events of the executed code (INST_RETIRED,
+//   CPU_CYCLES, MEM_ACCESS, LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED,
+//   BR_RETURN_RETIRED, BR_IND_RETIRED) are exact at instruction granularity: the CPU runs up to
+//   the PMU's headroom of each, so an overflow interrupt is taken right after the instruction
+//   that overflowed; exception events (EXC_*) at the exception; the PE state (Exception level)
+//   pushed on every change.
 #ifndef PMTRACE_PLATFORM_A64_CPU_H
 #define PMTRACE_PLATFORM_A64_CPU_H
 
@@ -54,9 +55,12 @@ namespace pmtrace::platform
 
 // The PE's part (clock, counters, features) is cpu_pe_config's.
 struct a64_cpu_config : cpu_pe_config {
-    // How far the CPU may run ahead of SystemC time when nothing else in the platform is
-    // scheduled sooner (it syncs at the next thing that is: a64_cpu::quantum_budget).
+    // How far the CPU may run ahead of SystemC time (temporal decoupling) while nothing else in
+    // the platform is scheduled. It syncs at the Generic Timer's next event, and at the next
+    // thing the rest of the platform has scheduled after at least busy_quantum (the default
+    // quantum before; docs/cpu.md, "Time").
     sc_core::sc_time quantum = sc_core::sc_time(100, sc_core::SC_US);
+    sc_core::sc_time busy_quantum = sc_core::sc_time(1, sc_core::SC_US);
     // Where the image is entered (QEMU's virt: EL1, or EL2 with virtualization=on). The PSCI
     // conduit follows: HVC at EL1, SMC at EL2.
     unsigned entry_el = 1;
@@ -172,7 +176,7 @@ class a64_cpu : public sc_core::sc_module,
     void plan();
     uint64_t budget();
     uint64_t quantum_budget();
-    bool platform_due() const;
+    sc_core::sc_time sync_point() const;
     void update_fast_until();
     // The repeats the engine made (a64_block_repeat), counted whenever it calls.
     void count_repeats()
