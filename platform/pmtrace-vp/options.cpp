@@ -120,8 +120,8 @@ void convert_kernel(const raw &r, const po::variables_map &vm, options &o)
             throw bad_argument{std::string("--") + name +
                                " belongs to the scenarios; with --kernel the image is the "
                                "workload"};
-    // The AArch64 CPU's own default quantum (it syncs at the platform's next scheduled event
-    // anyway: docs/cpu.md), unless --quantum or --vcd says otherwise.
+    // The AArch64 CPU's own default quantum (it syncs earlier where the platform has something
+    // scheduled: docs/cpu.md, "Time"), unless --quantum or --vcd says otherwise.
     if (vm["quantum"].defaulted() && o.vcd.empty())
         o.quantum = pmtrace::platform::a64_cpu_config().quantum;
     // QEMU's virt: RAM from 0x4000_0000 up to the 256 GiB boundary.
