@@ -6,7 +6,7 @@
 //   pmu      on the platform (vp with the AArch64 CPU) counting CPU_CYCLES and INST_RETIRED,
 //            an overflow interrupt every 10^6 instructions (1000 in all);
 //   pmu+mem  as pmu, and MEM_ACCESS and BR_RETIRED counted too;
-//   pmu, pmu+mem with a 1 ms quantum (the platform's default is 1 us), the loop variant only;
+//   pmu, pmu+mem with a 1 ms quantum (the AArch64 CPU's default is 100 us), the loop variant only;
 //   qemu     QEMU's own figure for the same image (loop only), if qemu-system-aarch64 is found.
 // Every case runs in a process of its own (SystemC elaborates once per process), started by this
 // one, in turn, --runs times; the program checks its own results and a wrong run fails the
@@ -294,7 +294,7 @@ int parent(const std::string &self, int runs, const std::vector<std::string> &va
     std::map<std::string, std::vector<double>> cpu; // "variant case" -> CPU seconds per run
     bool all_ok = true;
     std::printf("bench_a64: %d runs, quantum %s ns, qemu: %s\n", runs,
-                quantum == "0" ? "default (1000)" : quantum.c_str(),
+                quantum == "0" ? "default (100000)" : quantum.c_str(),
                 qemu.empty() ? "not used" : qemu.c_str());
     for (int r = 0; r < runs; r++) {
         for (const std::string &v : variants) {

@@ -1,6 +1,8 @@
 // options.cpp - pmtrace-vp's command line (options.h).
 #include "options.h"
 
+#include <pmtrace/platform/a64_cpu.h>
+
 #include <boost/program_options.hpp>
 
 #include <cmath>
@@ -114,7 +116,7 @@ bool given(const po::variables_map &vm, const char *name)
     return vm.count(name) && !vm[name].defaulted();
 }
 
-void convert_kernel_options(const raw &r, options &o);
+void convert_kernel_options(const raw &r, const po::variables_map &vm, options &o);
 
 // --kernel: the image is the workload, so the scenario's options do not apply.
 void convert_kernel(const raw &r, const po::variables_map &vm, options &o)
@@ -154,12 +156,16 @@ void convert_kernel(const raw &r, const po::variables_map &vm, options &o)
             throw bad_argument{std::string("--") + name +
                                " belongs to the scenarios; with --kernel the image is the "
                                "workload"};
-    convert_kernel_options(r, o);
+    convert_kernel_options(r, vm, o);
 }
 
-// What the AArch64 CPU's runs share: RAM and the time limit.
-void convert_kernel_options(const raw &r, options &o)
+// What the AArch64 CPU's runs share: RAM, the time limit, the quantum.
+void convert_kernel_options(const raw &r, const po::variables_map &vm, options &o)
 {
+    // The AArch64 CPU's own default quantum (it syncs earlier where the platform has something
+    // scheduled: docs/cpu.md, "Time"), unless --quantum or --vcd says otherwise.
+    if (vm["quantum"].defaulted() && o.vcd.empty())
+        o.quantum = pmtrace::platform::a64_cpu_config().quantum;
     // QEMU's virt: RAM from 0x4000_0000 up to the 256 GiB boundary.
     constexpr uint64_t ram_limit = 255ull << 30;
     o.ram_size = parse_size("ram", r.ram);
@@ -310,7 +316,7 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         check_a64_scenario(vm, o);
         if (given(vm, "dtb"))
             throw bad_argument{"--dtb needs --kernel IMAGE"};
-        convert_kernel_options(r, o);
+        convert_kernel_options(r, vm, o);
     } else {
         for (const char *name : {"append", "dtb", "dump-dtb", "ram", "virtualization", "quiet",
                                  "time-limit", "instructions", "el", "semihosting"})
@@ -378,12 +384,12 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "FEAT_PMUv3 version: 3.0, 3.1, 3.4, 3.5, 3.7, 3.8 or 3.9")(
         "trbe-ext", po::bool_switch(&o.trbe_ext),
         "FEAT_TRBE_EXT: the external Trace Buffer frame at 0x0C020000 and CTI triggers 8-10")(
-        "clock", po::value(&r.clock)->default_value(r.clock),
-        "the PE's clock period")("quantum", po::value(&r.quantum)->default_value(r.quantum),
-                                 "the CPU's time quantum (temporal decoupling); 0: none (the "
-                                 "default with --vcd, so edges are at their exact times)")(
-        "irq-cycles", po::value(&o.irq_cycles)->default_value(o.irq_cycles),
-        "processor cycles the CPU takes to enter an interrupt handler");
+        "clock", po::value(&r.clock)->default_value(r.clock), "the PE's clock period")(
+        "quantum", po::value(&r.quantum)->default_value(r.quantum),
+        "the CPU's time quantum (temporal decoupling); 0: none (the "
+        "default with --vcd, so edges are at their exact times); "
+        "100us with --kernel")("irq-cycles", po::value(&o.irq_cycles)->default_value(o.irq_cycles),
+                               "processor cycles the CPU takes to enter an interrupt handler");
 
     po::options_description counting("stat and record");
     counting.add_options()("events,e", po::value(&r.events),

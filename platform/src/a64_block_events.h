@@ -10,6 +10,7 @@
 
 #include <pmtrace/pmt_events.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace pmtrace::platform::a64
@@ -48,6 +49,16 @@ inline uint32_t occurrences(unsigned k, uint32_t c)
 {
     return static_cast<uint32_t>(__builtin_popcount(c & block_events[k].classes));
 }
+
+// The most any instruction adds to one block event (an atomic that reads and writes: two
+// MEM_ACCESS): how far apart the fast path's checks of a watched event may be (fast_until).
+constexpr uint32_t max_occurrences = [] {
+    uint32_t m = 0;
+    for (const block_event &b : block_events)
+        m = std::max<uint32_t>(m, static_cast<uint32_t>(__builtin_popcount(b.classes)));
+    return m;
+}();
+static_assert(max_occurrences >= 1, "a block event counts some instruction");
 
 } // namespace pmtrace::platform::a64
 

@@ -19,7 +19,8 @@ a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &conf
                  std::unique_ptr<a64_engine> engine)
     : sc_module(name), bus("bus"), sysreg("sysreg"), events("events"), state("state"), trbe("trbe"),
       profiling("profiling"), irq("irq"), serror("serror"), pmu_exception("pmu_exception"),
-      trbe_exception("trbe_exception"), config_(config), engine_(std::move(engine)), blocks_(4096)
+      trbe_exception("trbe_exception"), config_(config), engine_(std::move(engine)),
+      blocks_(block_cache_size)
 {
     irq.bind(*this);
     serror.bind(*this);
@@ -38,8 +39,10 @@ a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &conf
         if (!engine_)
             error_ = why;
     }
-    if (engine_)
+    if (engine_) {
         engine_->set_client(this);
+        (void)engine_->set_block_repeat(&repeat_);
+    }
     tlm_utils::tlm_quantumkeeper::set_global_quantum(config_.quantum);
     qk_.reset();
     SC_HAS_PROCESS(a64_cpu);
@@ -73,6 +76,7 @@ void a64_cpu::set_level(bool level)
         return;
     irq_level_ = level;
     if (level) {
+        repeat_.left = 0;
         wake_.notify(sc_core::SC_ZERO_TIME);
         if (in_engine_)
             engine_->request_stop();
@@ -82,6 +86,7 @@ void a64_cpu::set_level(bool level)
 void a64_cpu::notify_event()
 {
     serror_pending_ = true;
+    repeat_.left = 0;
     wake_.notify(sc_core::SC_ZERO_TIME);
     if (in_engine_)
         engine_->request_stop();
@@ -120,10 +125,12 @@ void a64_cpu::main()
         in_engine_ = true;
         a64_stop stop = engine_->run();
         in_engine_ = false;
+        count_repeats();
+        end_fast();
         handle_stop(stop);
         report();
         profiling_after_run();
-        if (qk_.need_sync()) {
+        if (qk_.need_sync() || qk_.get_local_time() >= sync_point()) {
             qk_.sync();
             stats_.syncs++;
         }

@@ -39,22 +39,26 @@ std::array<uint64_t, 2> a64_cpu::common_events(bool trbe)
 // A block's instructions are classified once (a direct-mapped cache by address) into its count
 // of each block event; retiring the block adds those counts. The budget of a run is the PMU's
 // headroom: for INST_RETIRED and CPU_CYCLES a number of instructions (stop_at_), for each block
-// event counted with an overflow in reach a number of events (room_). A block that would reach
-// one stops right after the instruction that does (event_stop), so the overflow is reported,
-// and its interrupt taken, at that instruction boundary. Only then are the block's
-// instructions looked at one by one; with nothing in reach a block costs its additions.
+// event counted with an overflow in reach the count where it overflows (limit_). A block that
+// would reach one stops right after the instruction that does (event_stop), so the overflow is
+// reported, and its interrupt taken, at that instruction boundary. Only then are the block's
+// instructions looked at one by one; with nothing in reach a block costs its additions (on
+// on_block's fast path), or a few instructions in the engine when it repeats (retire_repeats).
 
 const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
 {
-    block_info &b = blocks_[(address >> 2) & (blocks_.size() - 1)];
+    block_info &b = blocks_[block_slot(address)];
     if (b.address == address && b.size == size)
         return b;
     b = block_info{};
     count_range(address, address + size, b);
     b.address = address;
     b.size = size;
+    b.insns = size / 4;
     if (b.classes & A64_STORE_EXCLUSIVE)
         b.exclusive_cut = exclusive_cut(address, size);
+    b.plain =
+        !(b.classes & (A64_TSB | A64_STORE_EXCLUSIVE)) && !(b.last_class & (A64_ERET | A64_PSTATE));
     return b;
 }
 
@@ -90,12 +94,8 @@ void a64_cpu::uncount_failed_exclusives(uint64_t begin, uint64_t end)
         unsigned ws = (insn >> 16) & 31;
         if (ws == 31 || engine_->x(ws) == 0) // WZR: the status is not kept (taken as success)
             continue;
-        for (unsigned k = 0; k < num_block_events; k++) {
-            uint32_t e = occurrences(k, A64_STORE);
-            unreported_[k] -= std::min<uint64_t>(unreported_[k], e);
-            if (watched_ & (1u << k))
-                room_[k] += e;
-        }
+        for (unsigned k = 0; k < num_block_events; k++)
+            events_[k] -= std::min<uint64_t>(events_[k] - reported_[k], occurrences(k, A64_STORE));
     }
 }
 
@@ -131,15 +131,9 @@ void a64_cpu::retire_range(uint64_t begin, uint64_t end)
 
 void a64_cpu::retire_counts(const block_info &c, uint64_t begin, uint64_t end)
 {
-    uint64_t n = (end - begin) / 4;
-    retired_ += n;
-    unreported_insns_ += n;
+    retired_ += (end - begin) / 4;
     for (unsigned k = 0; k < num_block_events; k++)
-        unreported_[k] += c.events[k];
-    for (uint32_t w = watched_; w; w &= w - 1) {
-        unsigned k = static_cast<unsigned>(__builtin_ctz(w));
-        room_[k] -= std::min<uint64_t>(room_[k], c.events[k]);
-    }
+        events_[k] += c.events[k];
     if (c.classes & A64_STORE_EXCLUSIVE)
         uncount_failed_exclusives(begin, end);
 }
@@ -149,12 +143,8 @@ void a64_cpu::retire_one(uint32_t insn)
 {
     uint32_t c = a64_classify(insn);
     retired_ += 1;
-    unreported_insns_ += 1;
-    for (unsigned k = 0; k < num_block_events; k++) {
-        uint32_t e = occurrences(k, c);
-        unreported_[k] += e;
-        room_[k] -= std::min<uint64_t>(room_[k], e);
-    }
+    for (unsigned k = 0; k < num_block_events; k++)
+        events_[k] += occurrences(k, c);
 }
 
 // The running block retired up to `end`. At its end: an ERET or a PSTATE write may have
@@ -163,6 +153,7 @@ void a64_cpu::finish_block(uint64_t end)
 {
     retire_range(block_begin_, std::min(end, block_end_));
     block_active_ = false;
+    end_fast();
     if (end < block_end_ || !current_info_)
         return;
     uint32_t last = current_info_->last_class;
@@ -192,39 +183,59 @@ void a64_cpu::tsb_csync()
 
 void a64_cpu::report()
 {
-    if (!unreported_insns_)
+    const uint64_t n = retired_ - reported_insns_;
+    if (!n)
         return;
     const sc_core::sc_time &period = config_.clock_period;
-    qk_.inc(period * static_cast<double>(unreported_insns_ * config_.cycles_per_instruction));
+    qk_.inc(period * static_cast<double>(n * config_.cycles_per_instruction));
     const sc_core::sc_time &t = qk_.get_local_time();
-    stats_.instructions += unreported_insns_;
-    (void)events->count_event(PMT_EV_INST_RETIRED, unreported_insns_, t);
-    unreported_insns_ = 0;
+    stats_.instructions += n;
+    (void)events->count_event(PMT_EV_INST_RETIRED, n, t);
+    reported_insns_ = retired_;
     for (unsigned k = 0; k < num_block_events; k++) {
-        if (unreported_[k])
-            (void)events->count_event(block_events[k].event, unreported_[k], t);
-        unreported_[k] = 0;
+        if (events_[k] != reported_[k])
+            (void)events->count_event(block_events[k].event, events_[k] - reported_[k], t);
+        reported_[k] = events_[k];
     }
 }
 
-// The budget of the next run: instructions (stop_at_) and block events (room_).
+// The budget of the next run: instructions (stop_at_, quantum_stop_at_), the block events'
+// limits (limit_), and how far the fast path may go (fast_until_).
 void a64_cpu::plan()
 {
     const uint64_t b = budget(), q = quantum_budget();
     stop_at_ = b > ~uint64_t{0} - retired_ ? ~uint64_t{0} : retired_ + b;
     quantum_stop_at_ = q > ~uint64_t{0} - retired_ ? ~uint64_t{0} : retired_ + q;
     watched_ = 0;
-    room_.fill(~uint64_t{0});
-    if (!peek_)
-        return;
-    const sc_core::sc_time &t = qk_.get_local_time();
-    for (unsigned k = 0; k < num_block_events; k++) {
-        uint64_t h = peek_(block_events[k].event, t);
-        if (h == ~uint64_t{0})
-            continue;
-        room_[k] = std::max<uint64_t>(h, 1); // a headroom of 0 would stop every block
-        watched_ |= 1u << k;
+    limit_.fill(~uint64_t{0});
+    if (peek_) {
+        const sc_core::sc_time &t = qk_.get_local_time();
+        for (unsigned k = 0; k < num_block_events; k++) {
+            uint64_t h = peek_(block_events[k].event, t);
+            if (h == ~uint64_t{0} || h > ~uint64_t{0} - events_[k])
+                continue;
+            // A headroom of 0 would stop every block.
+            limit_[k] = events_[k] + std::max<uint64_t>(h, 1);
+            watched_ |= 1u << k;
+        }
     }
+    update_fast_until();
+}
+
+// How far the fast path of on_block may go: a block may start there while no stop can come due
+// in it. For the instruction stops that is stop_at_ and quantum_stop_at_; for a watched event,
+// an instruction adds at most max_occurrences of it, so it cannot reach its limit in fewer than
+// (limit - count) / max_occurrences instructions. The slow path (each block once fast_until_ is
+// near) looks at the exact counts and moves fast_until_ on.
+void a64_cpu::update_fast_until()
+{
+    uint64_t until = std::min(stop_at_, quantum_stop_at_);
+    for (uint32_t w = watched_; w; w &= w - 1) {
+        unsigned k = static_cast<unsigned>(__builtin_ctz(w));
+        uint64_t room = limit_[k] > events_[k] ? limit_[k] - events_[k] : 0;
+        until = std::min(until, retired_ + room / a64::max_occurrences);
+    }
+    fast_until_ = until;
 }
 
 // How many instructions may run before the PMU does something visible (an exact stop, also
@@ -245,20 +256,44 @@ uint64_t a64_cpu::budget()
     return std::max<uint64_t>(b, 1);
 }
 
-// How many instructions until the quantum ends. The run stops at the first block boundary from
-// there, not inside a block: a stop inside a block makes Unicorn translate it twice (with a 1 us
-// quantum the CPU ran ~10x slower, bench_a64), and the quantum is a modelling choice, not an
-// architectural point.
+// Where the CPU syncs next (from sc_time_stamp()): the earliest of
+// - the end of the quantum (how far it may run ahead while nothing else is scheduled);
+// - the next thing the rest of the platform has scheduled (sc_time_to_pending_activity: a
+//   thread's wait, a delta notification), so that it happens about when the CPU gets there,
+//   but no sooner than busy_quantum (the CPU would sync at every step of a fine-grained thread);
+// - the Generic Timer's next event, exactly, so its interrupt is taken at the block boundary
+//   after its time.
+// sc_max_time() - now: none of them.
+sc_core::sc_time a64_cpu::sync_point() const
+{
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    sc_core::sc_time end = sc_core::sc_max_time() - now;
+    const sc_core::sc_time q = tlm_utils::tlm_quantumkeeper::get_global_quantum();
+    if (q > sc_core::SC_ZERO_TIME)
+        end = q;
+    end = std::min(end, std::max(sc_core::sc_time_to_pending_activity(), config_.busy_quantum));
+    if (timer_) {
+        const sc_core::sc_time t = timer_->next_event();
+        if (t < now + end)
+            end = t > now ? t - now : sc_core::SC_ZERO_TIME;
+    }
+    return end;
+}
+
+// How many instructions until the CPU syncs (sync_point). The run stops at the first block
+// boundary from there, not inside a block: a stop inside a block makes Unicorn translate it
+// twice (with a 1 us quantum the CPU ran ~10x slower, bench_a64), and the point is not
+// architectural.
 uint64_t a64_cpu::quantum_budget()
 {
-    const sc_core::sc_time q = tlm_utils::tlm_quantumkeeper::get_global_quantum();
-    if (q <= sc_core::SC_ZERO_TIME)
+    const sc_core::sc_time end = sync_point();
+    if (end >= sc_core::sc_max_time() - sc_core::sc_time_stamp())
         return ~uint64_t{0};
     const sc_core::sc_time local = qk_.get_local_time();
-    const sc_core::sc_time left = q > local ? q - local : sc_core::SC_ZERO_TIME;
-    const double cycles = left / config_.clock_period;
-    const uint64_t cpi = config_.cycles_per_instruction;
-    return static_cast<uint64_t>(cycles / static_cast<double>(cpi)) + 1;
+    const sc_core::sc_time left = end > local ? end - local : sc_core::SC_ZERO_TIME;
+    const double n =
+        left / config_.clock_period / static_cast<double>(config_.cycles_per_instruction);
+    return n < 1e19 ? static_cast<uint64_t>(n) + 1 : ~uint64_t{0};
 }
 
 // Where the block at `address` must stop for the watched block events: `address` when one of
@@ -266,9 +301,11 @@ uint64_t a64_cpu::quantum_budget()
 // or ~0 (the whole block runs).
 uint64_t a64_cpu::event_stop(uint64_t address, uint32_t size)
 {
-    for (uint32_t w = watched_; w; w &= w - 1)
-        if (room_[__builtin_ctz(w)] == 0)
+    for (uint32_t w = watched_; w; w &= w - 1) {
+        unsigned k = static_cast<unsigned>(__builtin_ctz(w));
+        if (events_[k] >= limit_[k])
             return address;
+    }
     std::array<uint64_t, num_block_events> seen{};
     for (uint64_t pc = address; pc < address + size; pc += 4) {
         uint32_t insn = 0;
@@ -277,7 +314,7 @@ uint64_t a64_cpu::event_stop(uint64_t address, uint32_t size)
         uint32_t c = a64_classify(insn);
         for (unsigned k = 0; k < num_block_events; k++) {
             seen[k] += occurrences(k, c);
-            if ((watched_ & (1u << k)) && seen[k] >= room_[k])
+            if ((watched_ & (1u << k)) && events_[k] + seen[k] >= limit_[k])
                 return pc + 4;
         }
     }
@@ -298,7 +335,40 @@ uint64_t a64_cpu::after_first(uint64_t address, uint32_t size, uint32_t classes)
     return ~uint64_t{0};
 }
 
+// The engine calls this before every block it runs (but a repeat, below): it must cost little.
+// The fast path: the block that ran retires with additions only (it ran whole and needs nothing
+// at its end), no interrupt waits, and the next block, found in the cache, can run whole before
+// any stop could come due (fast_until_). Anything else takes the checked path.
 uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
+{
+    count_repeats();
+    if (fast_) {
+        const block_info &b = blocks_[block_slot(address)];
+        if (b.address == address && b.size == size && b.plain && !irq_level_ && !serror_pending_) {
+            const block_info &ran = *current_info_;
+            retired_ += ran.insns;
+            for (unsigned k = 0; k < event_lanes; k++)
+                events_[k] += ran.events[k];
+            block_active_ = false;
+            if (retired_ + b.insns < fast_until_) {
+                // Repeats pay for their set-up (a division) only in a loop of this one block.
+                if (&b == &ran)
+                    allow_repeats(b);
+                else
+                    repeat_.left = 0;
+                current_info_ = &b;
+                block_begin_ = address;
+                block_end_ = address + size;
+                block_active_ = true;
+                return ~uint64_t{0};
+            }
+            end_fast();
+        }
+    }
+    return on_block_checked(address, size);
+}
+
+uint64_t a64_cpu::on_block_checked(uint64_t address, uint32_t size)
 {
     if (block_active_)
         finish_block(block_end_);
@@ -312,7 +382,8 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
         stop = address + 4 * (stop_at_ - retired_);
     for (uint32_t w = watched_; w; w &= w - 1) {
         unsigned k = static_cast<unsigned>(__builtin_ctz(w));
-        if (current_info_->events[k] >= room_[k]) { // the rare case: this block reaches one
+        if (events_[k] + current_info_->events[k] >= limit_[k]) {
+            // The rare case: this block reaches one.
             stop = std::min(stop, event_stop(address, size));
             break;
         }
@@ -327,11 +398,42 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
     block_begin_ = address;
     block_end_ = address + size;
     block_active_ = true;
+    fast_ = current_info_->plain;
+    if (fast_) {
+        if (retired_ + current_info_->insns >= fast_until_)
+            update_fast_until();
+        allow_repeats(*current_info_);
+    }
     return ~uint64_t{0};
+}
+
+// The repeats the engine made of the block running (a64_block_repeat): each means the run
+// before it ended whole; the last run is the block running still.
+void a64_cpu::retire_repeats()
+{
+    const uint64_t runs = repeat_.runs;
+    repeat_.runs = 0;
+    const block_info &b = *current_info_;
+    retired_ += runs * b.insns;
+    for (unsigned k = 0; k < num_block_events; k++)
+        events_[k] += runs * b.events[k];
+}
+
+// The running block `b` (plain, from its start) may start again without a call while nothing
+// is pending, and as long as the fast path would let it: the j-th repeat starts with j runs of
+// it more retired, and may while retired_ + (j + 1) * insns stays below fast_until_.
+void a64_cpu::allow_repeats(const block_info &b)
+{
+    const uint64_t room = fast_until_ > retired_ ? fast_until_ - retired_ : 0;
+    repeat_.address = b.address;
+    repeat_.size = b.size;
+    repeat_.left =
+        b.insns && !irq_level_ && !serror_pending_ && room > b.insns ? (room - 1) / b.insns - 1 : 0;
 }
 
 void a64_cpu::on_block_cut(uint64_t pc)
 {
+    count_repeats();
     if (block_active_)
         finish_block(pc);
 }

@@ -108,6 +108,7 @@ void a64_cpu::device_access(const a64_stop &stop)
     if (block_active_)
         retire_range(block_begin_, pc);
     block_active_ = false;
+    end_fast();
     report();
     if (m.simd || m.exclusive || m.atomic) {
         fail("device access to " + hex(stop.address) + " at pc " + hex(pc) +

@@ -41,6 +41,7 @@ uint32_t a64_cpu::sysreg_iss(const a64_sysreg_access &a) const
 
 a64_sysreg_action a64_cpu::on_sysreg(const a64_sysreg_access &a, uint64_t &value)
 {
+    count_repeats();
     alias_sysreg(a);
     return model_sysreg(a, value);
 }
@@ -70,6 +71,7 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         if (block_active_) {
             retire_range(block_begin_, a.pc);
             block_begin_ = a.pc;
+            end_fast(); // the rest of the block retires by its range
         }
         report();
     };

@@ -62,6 +62,11 @@ class unicorn_engine final : public a64_engine
 
     const char *name() const override { return "unicorn"; }
     void set_client(a64_engine_client *client) override { client_ = client; }
+    bool set_block_repeat(a64_block_repeat *repeat) override
+    {
+        repeat_ = repeat;
+        return true;
+    }
     bool map_memory(uint64_t base, uint64_t size, uint8_t *host, std::string &error) override;
     bool alias(uint64_t va, uint64_t pa, uint64_t size) override;
     void drop_aliases() override;
@@ -101,6 +106,7 @@ class unicorn_engine final : public a64_engine
 
     uc_engine *uc_ = nullptr;
     a64_engine_client *client_ = nullptr;
+    a64_block_repeat *repeat_ = nullptr;
     alignas(4096) std::array<uint32_t, 1024> page_{};
     // The stop the current run is heading for.
     bool stop_requested_ = false;
@@ -399,6 +405,12 @@ a64_stop unicorn_engine::run()
 void unicorn_engine::block_hook(uc_engine *, uint64_t address, uint32_t size, void *user)
 {
     auto *self = static_cast<unicorn_engine *>(user);
+    a64_block_repeat *r = self->repeat_;
+    if (r && r->left && address == r->address && size == r->size && !self->sysreg_stopped_) {
+        r->left--;
+        r->runs++;
+        return;
+    }
     if ((address & ~uint64_t{0xFFF}) == engine_page || !self->client_)
         return;
     if (self->sysreg_stopped_) {

@@ -4,6 +4,7 @@
 
 #include "generic_timer_access.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <string>
@@ -155,11 +156,14 @@ void generic_timer::update(unsigned i, const sc_core::sc_time &at)
 {
     timer &t = timers_[i];
     t.due.cancel();
+    t.due_at = sc_core::sc_max_time();
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    if (at > now)
+    if (at > now) {
         t.due.notify(at - now); // a decoupled initiator's write acts at its local time
-    else
+        t.due_at = at;
+    } else {
         evaluate(i);
+    }
 }
 
 // The line at the current time, and the event at its next change.
@@ -172,8 +176,19 @@ void generic_timer::evaluate(unsigned i)
     t.irq->write(armed && condition_met(i, physical));
     uint64_t next;
     sc_core::sc_time when;
-    if (armed && next_change(i, physical, next) && time_of_count(next, when))
+    t.due_at = sc_core::sc_max_time();
+    if (armed && next_change(i, physical, next) && time_of_count(next, when)) {
         t.due.notify(when - now);
+        t.due_at = when;
+    }
+}
+
+sc_core::sc_time generic_timer::next_event() const
+{
+    sc_core::sc_time next = sc_core::sc_max_time();
+    for (const timer &t : timers_)
+        next = std::min(next, t.due_at);
+    return next;
 }
 
 // --- Registers ---

@@ -161,6 +161,21 @@ TEST(A64Cpu, TimerInterruptWakesWfi)
     EXPECT_EQ(r.platform->a64->stats().wfis, 1u);
 }
 
+// The same timer while the PE runs a loop instead of WFI: the CPU's run ends at the timer's
+// next event (generic_timer::next_event), not at the end of its quantum (100 us by default,
+// 6250 ticks), so INTID 30 is taken within the loop's block after the count reaches the compare
+// value: the handler sees a count of at least 625 more, as with WFI.
+TEST(A64Cpu, TimerInterruptInterruptsABusyLoopOnTime)
+{
+    run_result r = run("timer_busy");
+    EXPECT_EQ(r.x[9], 1u); // taken in the loop
+    EXPECT_EQ(r.x[21], 30u);
+    EXPECT_EQ(r.x[23], 0b101u); // ENABLE, ISTATUS
+    EXPECT_GE(r.x[22] - r.x[1], 625u);
+    EXPECT_LE(r.x[22] - r.x[1], 627u);
+    EXPECT_EQ(r.platform->a64->stats().wfis, 0u);
+}
+
 // An exception keeps the stack pointers (D1.3.4): taken from EL1h to EL1h, the handler runs on
 // the SP in use and the program has it back after ERET; taken from EL0, SP_EL0 holds the SP EL0
 // had, and EL0 has it back after ERET.

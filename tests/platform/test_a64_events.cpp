@@ -65,6 +65,26 @@ TEST(A64Events, OverflowInterruptAtTheExactAccessAndBranch)
     EXPECT_EQ(r.platform->a64->stats().irqs, 2u);
 }
 
+// The same exactness inside loops, where the CPU adds up whole blocks without looking at their
+// instructions: MEM_ACCESS from 2^32 - 1000 in a loop of one block (the engine repeats it without
+// calling the CPU) overflows on the 1000th LDR, and the IRQ is taken right after it; BR_RETIRED
+// from 2^32 - 777 in a loop of two blocks (each counted on on_block's fast path) overflows on
+// the B of iteration 389, and the IRQ is taken at its target. The counters end exact.
+TEST(A64Events, OverflowInsideLoopsAtTheExactInstruction)
+{
+    run_result r = run("loop_overflow");
+    EXPECT_EQ(r.x[27], 2u);
+    EXPECT_EQ(r.x[20], r.x[24]); // after_ldr
+    EXPECT_EQ(r.x[21], 999u);
+    EXPECT_EQ(r.x[22], r.x[25]); // target
+    EXPECT_EQ(r.x[23], 389u);
+    // 64-bit event counters (FEAT_PMUv3p5) overflow at bits [31:0] with PMCR_EL0.LP = 0 and
+    // keep counting in bits [63:32].
+    EXPECT_EQ(r.x[12], 0x1'0000'0000u + 5000u - 1000u);
+    EXPECT_EQ(r.x[13], 0x1'0000'0000u + 2000u + 4u - 777u);
+    EXPECT_EQ(r.platform->a64->stats().irqs, 2u);
+}
+
 // CHAIN (D14.3 0x001E) with FEAT_PMUv3p5 and PMCR_EL0.LP = 0: counter 0 overflows at bits
 // [31:0] (RQZJKS: PMOVS[0] = 1) while bits [63:0] increment (IFYVTD): 2^32 - 10 + 20; the odd
 // counter 1 counts the overflow, from 2^32 - 1 to 2^32, which overflows its own bits [31:0]

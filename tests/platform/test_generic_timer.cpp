@@ -430,6 +430,24 @@ TEST(GenericTimer, AnExpiredTimerEnabledAtALocalTimeOffsetFiresAtThatTime)
     EXPECT_EQ(b.cntp.edges, (edge_list{{sc_time(1, SC_US), true}}));
 }
 
+// next_event (what a decoupled CPU syncs at): the time of the next change of any line, the
+// earliest of the timers; nothing scheduled: sc_max_time().
+TEST(GenericTimer, NextEventIsTheNextChangeOfAnyLine)
+{
+    bench b;
+    EXPECT_EQ(b.timer.next_event(), sc_core::sc_max_time()); // every timer disabled
+    b.wr(CNTP_CVAL_EL0, 1000);
+    b.wr(CNTP_CTL_EL0, ENABLE);
+    EXPECT_EQ(b.timer.next_event(), sc_time(16, SC_US)); // 1000 x 16 ns
+    b.wr(CNTV_CVAL_EL0, 500);
+    b.wr(CNTV_CTL_EL0, ENABLE);
+    EXPECT_EQ(b.timer.next_event(), sc_time(8, SC_US));
+    run_to(sc_time(10, SC_US));
+    EXPECT_EQ(b.timer.next_event(), sc_time(16, SC_US)); // CNTV's line is up, for good
+    b.wr(CNTP_CTL_EL0, 0);
+    EXPECT_EQ(b.timer.next_event(), sc_core::sc_max_time());
+}
+
 // --- Accessibility: EL0 and CNTKCTL_EL1 ---
 
 struct el0_control {

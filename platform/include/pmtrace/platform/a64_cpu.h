@@ -21,12 +21,14 @@
 //   after it;
 // - PSCI 1.0 as firmware answers it on the boot conduit (HVC when entered at EL1, SMC at EL2);
 // - time and events: an instruction takes cycles_per_instruction cycles of the PE clock; the
-//   quantum keeper decouples the CPU; the events of the executed code (INST_RETIRED, CPU_CYCLES,
-//   MEM_ACCESS, LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED, BR_RETURN_RETIRED,
-//   BR_IND_RETIRED) are exact at instruction granularity: the CPU runs up to the PMU's headroom
-//   of each, so an overflow interrupt is taken right after the instruction that overflowed;
-//   exception events (EXC_*) at the exception; the PE state (Exception level) pushed on every
-//   change.
+//   quantum keeper decouples the CPU, which syncs at the end of the quantum, or earlier where
+//   the rest of the platform has something scheduled, and at the Generic Timer's next event
+//   (its interrupt is taken on time); the events of the executed code (INST_RETIRED,
+//   CPU_CYCLES, MEM_ACCESS, LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED,
+//   BR_RETURN_RETIRED, BR_IND_RETIRED) are exact at instruction granularity: the CPU runs up to
+//   the PMU's headroom of each, so an overflow interrupt is taken right after the instruction
+//   that overflowed; exception events (EXC_*) at the exception; the PE state (Exception level)
+//   pushed on every change.
 #ifndef PMTRACE_PLATFORM_A64_CPU_H
 #define PMTRACE_PLATFORM_A64_CPU_H
 
@@ -56,7 +58,12 @@ namespace pmtrace::platform
 
 // The PE's part (clock, counters, features) is cpu_pe_config's.
 struct a64_cpu_config : cpu_pe_config {
-    sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
+    // How far the CPU may run ahead of SystemC time (temporal decoupling) while nothing else in
+    // the platform is scheduled. It syncs at the Generic Timer's next event, and at the next
+    // thing the rest of the platform has scheduled after at least busy_quantum (the default
+    // quantum before; docs/cpu.md, "Time").
+    sc_core::sc_time quantum = sc_core::sc_time(100, sc_core::SC_US);
+    sc_core::sc_time busy_quantum = sc_core::sc_time(1, sc_core::SC_US);
     // Where the image is entered (QEMU's virt: EL1, or EL2 with virtualization=on). The PSCI
     // conduit follows: HVC at EL1, SMC at EL2.
     unsigned entry_el = 1;
@@ -110,6 +117,10 @@ class a64_cpu : public sc_core::sc_module,
     // LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED, BR_RETURN_RETIRED, BR_IND_RETIRED:
     // platform/src/a64_block_events.h).
     static constexpr unsigned num_block_events = 7;
+    // Their counts per block and in all, padded to an even number of lanes: adding a block's
+    // counts (on_block's fast path) is then four vector additions.
+    static constexpr unsigned event_lanes = (num_block_events + 1) & ~1u;
+    using event_counts = std::array<uint64_t, event_lanes>;
 
     tlm_utils::simple_initiator_socket<a64_cpu> bus;
     sc_core::sc_port<pmtrace::sysreg_if> sysreg;
@@ -171,6 +182,7 @@ class a64_cpu : public sc_core::sc_module,
   private:
     // a64_engine_client
     uint64_t on_block(uint64_t address, uint32_t size) override;
+    uint64_t on_block_checked(uint64_t address, uint32_t size);
     void on_block_cut(uint64_t pc) override;
     a64_sysreg_action on_sysreg(const a64_sysreg_access &access, uint64_t &value) override;
 
@@ -187,6 +199,21 @@ class a64_cpu : public sc_core::sc_module,
     void plan();
     uint64_t budget();
     uint64_t quantum_budget();
+    sc_core::sc_time sync_point() const;
+    void update_fast_until();
+    // The repeats the engine made (a64_block_repeat), counted whenever it calls.
+    void count_repeats()
+    {
+        if (repeat_.runs)
+            retire_repeats();
+    }
+    void retire_repeats();
+    void allow_repeats(const block_info &b);
+    void end_fast()
+    {
+        fast_ = false;
+        repeat_.left = 0;
+    }
     uint64_t event_stop(uint64_t address, uint32_t size);
     uint64_t after_first(uint64_t address, uint32_t size, uint32_t classes);
     void tsb_csync();
@@ -271,16 +298,26 @@ class a64_cpu : public sc_core::sc_module,
     // block starts (or where it was left).
     uint64_t block_begin_ = 0, block_end_ = 0;
     bool block_active_ = false;
-    // Counts not yet reported to the PE model.
-    uint64_t retired_ = 0; // instructions retired in all
-    uint64_t unreported_insns_ = 0;
-    std::array<uint64_t, num_block_events> unreported_{};
+    // The block running is current_info_ from its start, and needs nothing at its end
+    // (block_info::plain): the next on_block may take the fast path, and while nothing is
+    // pending the engine may run it again without calling (repeat_: count_repeats).
+    bool fast_ = false;
+    a64_block_repeat repeat_;
+    // Counts since the CPU started: instructions retired and each block event; what the PE
+    // model has been told of them (report). Cumulative, so that retiring a block is additions
+    // only and the budget is a comparison with a fixed limit.
+    uint64_t retired_ = 0, reported_insns_ = 0;
+    event_counts events_{};
+    std::array<uint64_t, num_block_events> reported_{};
     uint64_t stop_at_ = ~uint64_t{0};         // stop when retired_ reaches this (exactly)
     uint64_t quantum_stop_at_ = ~uint64_t{0}; // stop at the first block boundary from here
-    // The block events whose overflow is in reach (bit k: block event k) and, for each, how
-    // many more may occur before it (the PMU's headroom less those retired since).
+    // The block events whose overflow is in reach (bit k: block event k) and, for each, the
+    // count at which it overflows (events_[k] at plan() plus the PMU's headroom).
     uint32_t watched_ = 0;
-    std::array<uint64_t, num_block_events> room_{};
+    std::array<uint64_t, num_block_events> limit_{};
+    // A block may start on the fast path while retired_ plus its instructions stays below this:
+    // no stop (instructions, quantum, a watched event's limit) can come due in it (fast_until).
+    uint64_t fast_until_ = 0;
     unsigned el_ = 1; // the Exception level the PE model was last told
     bool pm_ = false; // PSTATE.PM, which the engine does not hold
     profiling_request pmu_request_, trbe_request_;
@@ -306,8 +343,14 @@ class a64_cpu : public sc_core::sc_module,
         // Where the block must end (bytes from its start; 0: nowhere): after a store-exclusive
         // whose status register a later instruction of the block may write.
         uint32_t exclusive_cut = 0;
-        std::array<uint32_t, num_block_events> events{};
+        uint32_t insns = 0;
+        // Nothing to do at its end or inside it (no ERET or PSTATE write last, no TSB CSYNC, no
+        // Store-Exclusive): retiring it whole is additions only.
+        bool plain = false;
+        event_counts events{};
     };
+    static constexpr size_t block_cache_size = 4096; // a power of two
+    static size_t block_slot(uint64_t address) { return (address >> 2) & (block_cache_size - 1); }
     const block_info &info(uint64_t address, uint32_t size);
     void count_range(uint64_t begin, uint64_t end, block_info &counts);
     std::vector<block_info> blocks_;

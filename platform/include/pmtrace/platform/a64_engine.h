@@ -82,6 +82,20 @@ class a64_engine_client
     virtual a64_sysreg_action on_sysreg(const a64_sysreg_access &access, uint64_t &value) = 0;
 };
 
+// One block the engine may run again and again without calling on_block (optional: an engine
+// without it calls on_block for every block). While `left` > 0, a block that starts at
+// `address` with `size` bytes starts without a call: the engine takes one from `left` and adds
+// one to `runs`. The client sets it for the block running when that block needs nothing at its
+// end but counting (a repeat means the run before it ended whole), and adds up `runs` whenever
+// the engine calls it and after run() returns. Unicorn calls its block hook for every block
+// executed; this keeps a loop of one block to a few instructions per iteration, with no call.
+struct a64_block_repeat {
+    uint64_t address = ~uint64_t{0};
+    uint32_t size = 0;
+    uint64_t left = 0; // repeats allowed
+    uint64_t runs = 0; // repeats made since the client last looked
+};
+
 // General-purpose and special registers by number.
 enum class a64_reg : unsigned {
     x0 = 0, // x0 .. x30 are 0 .. 30
@@ -100,6 +114,8 @@ class a64_engine
     virtual ~a64_engine() = default;
     virtual const char *name() const = 0;
     virtual void set_client(a64_engine_client *client) = 0;
+    // The client's a64_block_repeat (nullptr: none). False: the engine does not repeat blocks.
+    virtual bool set_block_repeat(a64_block_repeat *) { return false; }
 
     // Memory the engine reads and writes directly (RAM, by the memory model's DMI pointer).
     // Everything else is a device: run() returns at each access.

@@ -77,6 +77,11 @@ class generic_timer : public sc_core::sc_module
     // timestamps).
     uint64_t physical_count(const sc_core::sc_time &t) const;
 
+    // The absolute simulated time of the next scheduled change of an interrupt line (or of a
+    // write's effect); sc_max_time() when none is scheduled. A decoupled CPU runs no further
+    // before it syncs, so it takes the timer's interrupt on time whatever its quantum.
+    sc_core::sc_time next_event() const;
+
     // Cold reset: CNTFRQ_EL0 = frequency_hz, every timer disabled (CTL.ENABLE = 0); the
     // registers whose reset value is UNKNOWN read 0 (CNTKCTL_EL1, CNTHCTL_EL2, CNTVOFF_EL2, the
     // CVALs, CTL.IMASK). The lines drop at once.
@@ -89,7 +94,8 @@ class generic_timer : public sc_core::sc_module
     struct timer {
         uint64_t ctl = 0; // ENABLE and IMASK; ISTATUS is computed
         uint64_t cval = 0;
-        sc_core::sc_event due; // the next change of the interrupt line
+        sc_core::sc_event due;                            // the next change of the interrupt line
+        sc_core::sc_time due_at = sc_core::sc_max_time(); // when `due` is notified for
         level_out *irq = nullptr;
     };
 
