@@ -36,6 +36,7 @@ namespace
 constexpr uint64_t engine_page = 0xFF'FFFF'F000;
 constexpr uint64_t eret_address = engine_page;
 constexpr uint64_t halt_address = engine_page + 4;
+constexpr uint64_t sctlr_ntwi = uint64_t{1} << 16; // SCTLR_EL1.nTWI
 constexpr uint32_t eret_insn = 0xD69F03E0;
 constexpr uint64_t no_stop = ~uint64_t{0};
 
@@ -365,7 +366,18 @@ a64_stop unicorn_engine::run()
         sysreg_stopped_ = false;
         exception_ = a64_exception::none;
         device_ = false;
+        // Unicorn ends a run at an exit address by imitating a WFI there, which at EL0 with
+        // SCTLR_EL1.nTWI = 0 traps (UNDEFINED at the instruction before the exit). The cut run is
+        // straight-line code ending before its block's end, so no WFI of the software's (which
+        // ends a block) runs in it, and EL0 cannot read SCTLR_EL1: nTWI is set for the run alone.
+        uint64_t sctlr = 0;
+        const bool lift_twi = cut_run && ((reg(a64_reg::pstate) >> 2) & 3) == 0 &&
+                              sysreg(3, 0, 1, 0, 0, sctlr) && !(sctlr & sctlr_ntwi);
+        if (lift_twi)
+            set_sysreg(3, 0, 1, 0, 0, sctlr | sctlr_ntwi);
         uc_err err = uc_emu_start(uc_, pc(), 0, 0, 0);
+        if (lift_twi)
+            set_sysreg(3, 0, 1, 0, 0, sctlr);
         if (cut_run) {
             set_exits(no_stop);
             uc_ctl_remove_cache(uc_, partial_begin_, partial_end_);

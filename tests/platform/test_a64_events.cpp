@@ -162,6 +162,19 @@ TEST(A64Events, OverflowAtEl0RightAfterTheEret)
     EXPECT_EQ(r.x[23], 1u);
 }
 
+// The same with SCTLR_EL1.nTWI = 0 (WFI at EL0 traps to EL1, D1.6): the run that stops after the
+// fifth instruction at EL0 ends exactly there, and no exception but the IRQ is taken (Unicorn
+// imitates a WFI where it stops inside a block, which would trap: docs/cpu.md).
+TEST(A64Events, OverflowAtEl0WithWfiTrapped)
+{
+    run_result r = run("el0_overflow", vp_config(), 1);
+    EXPECT_EQ(r.x[20], r.x[1] + 5 * 4);
+    EXPECT_EQ(r.x[21], 0u);
+    EXPECT_EQ(r.x[22], 23u);
+    EXPECT_EQ(r.x[23], 1u);
+    EXPECT_EQ(r.platform->a64->stats().exceptions, 2u); // the IRQ and the final SVC
+}
+
 // D14.3 EXC_TAKEN counts each exception taken, EXC_SVC each SVC Taken locally, EXC_UNDEF every
 // other synchronous exception Taken locally (BRK, UDF, the trapped MRS), EXC_IRQ each IRQ Taken
 // locally, EXC_TRAP_OTHER none (nothing here leaves the EL or EL0 -> EL1 path: D14.1 "Taken

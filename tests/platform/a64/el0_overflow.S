@@ -3,13 +3,19 @@
 // enables counting and ERETs to `user` at EL0t (DAIF clear); the fifth instruction there
 // overflows and the IRQ is taken to EL1 (lower EL, IRQ: vector entry 9) before the sixth.
 // The IRQ handler keeps ELR_EL1 (x20), SPSR_EL1 (x21), the INTID (x22) and PMOVSCLR_EL0 (x23);
-// the SVC at the end of `user` brings the program back to EL1 (entry 8) to end it.
+// the SVC at the end of `user` brings the program back to EL1 (entry 8) to end it. With x1 != 0
+// SCTLR_EL1.nTWI is cleared first: WFI at EL0 traps to EL1 (nothing here executes one).
 #include "common.inc"
 .global _start
 _start:
     ldr x0, =vec
     msr vbar_el1, x0
-    gic_enable_ppi 23
+    cbz x1, 1f
+    mrs x0, sctlr_el1
+    bic x0, x0, #(1 << 16)      // nTWI
+    msr sctlr_el1, x0
+    isb
+1:  gic_enable_ppi 23
     mov x0, #0x08
     orr x0, x0, #(1 << 31)      // P: not at EL1
     msr pmevtyper0_el0, x0
