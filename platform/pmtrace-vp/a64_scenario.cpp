@@ -17,7 +17,6 @@ std::vector<uint8_t> scenario_image()
 
 std::string scenario_bootargs(const options &o)
 {
-    static const char *const scenarios[] = {"stat", "record", "trace", "fault"};
     const char *mode = o.fill_mode == PMT_TRBLIMITR_FM_WRAP       ? "wrap"
                        : o.fill_mode == PMT_TRBLIMITR_FM_CIRCULAR ? "circular"
                                                                   : "fill";
@@ -31,8 +30,7 @@ std::string scenario_bootargs(const options &o)
                   "pmtrace.period=%llu pmtrace.long=%d pmtrace.exclude=%s pmtrace.trace=%d "
                   "pmtrace.buffer=0x%llx pmtrace.buffer_size=0x%llx pmtrace.mode=%s "
                   "pmtrace.semihosting=1",
-                  scenarios[static_cast<int>(o.scenario)],
-                  static_cast<unsigned long long>(o.iterations),
+                  o.scenario_name.c_str(), static_cast<unsigned long long>(o.iterations),
                   static_cast<unsigned long long>(o.instructions),
                   static_cast<unsigned long long>(o.per_piece), o.el, events.c_str(),
                   o.record_event, static_cast<unsigned long long>(o.period), o.long_counters,

@@ -36,7 +36,7 @@ a64_stage1_regime a64_cpu::regime(unsigned el)
     s.two_ranges = r == 1 || e2h;
     s.el2_tcr_layout = r == 2 && !e2h;
     s.tcr = get(*engine_, tcr(r)); // top byte ignore applies with stage 1 off too
-    if (!(s.sctlr & 1))
+    if (!(s.sctlr & sctlr_m))
         return s; // stage 1 off: the tables are not read
     s.ttbr0 = get(*engine_, ttbr0(r));
     s.ttbr1 = s.two_ranges ? get(*engine_, ttbr1(r)) : 0;

@@ -92,7 +92,7 @@ void a64_cpu::fetch_stop(const a64_stop &stop)
     on_block_cut(~uint64_t{0}); // the block before ran to its end
     if (alias_range(stop.address, true))
         return;
-    if (stop.address == stop.pc && (regime(current_el()).sctlr & 1)) {
+    if (stop.address == stop.pc && (regime(current_el()).sctlr & sctlr_m)) {
         const a64_translation t = translate(stop.pc, 4, false, true);
         if (t.fault.kind != a64_fault_kind::none) {
             const bool same = sync_target_el() == current_el();

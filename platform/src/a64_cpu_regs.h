@@ -66,6 +66,10 @@ constexpr enc id_aa64mmfr0_el1{3, 0, 0, 7, 0};
 constexpr enc id_aa64dfr0_el1{3, 0, 0, 5, 0};
 constexpr enc id_aa64dfr1_el1{3, 0, 0, 5, 1};
 
+// SCTLR_ELx bits.
+constexpr uint64_t sctlr_m = 1u << 0;     // stage 1 translation enabled
+constexpr uint64_t sctlr_ntwi = 1u << 16; // SCTLR_EL1: WFI at EL0 not trapped
+
 // HCR_EL2 bits.
 constexpr uint64_t hcr_imo = 1u << 4;
 constexpr uint64_t hcr_amo = 1u << 5;

@@ -20,6 +20,8 @@
 //   host API reads the right bytes at the virtual address too.
 #include <pmtrace/platform/a64_engine.h>
 
+#include "a64_cpu_regs.h"
+
 #include <unicorn/unicorn.h>
 
 #include <array>
@@ -36,7 +38,6 @@ namespace
 constexpr uint64_t engine_page = 0xFF'FFFF'F000;
 constexpr uint64_t eret_address = engine_page;
 constexpr uint64_t halt_address = engine_page + 4;
-constexpr uint64_t sctlr_ntwi = uint64_t{1} << 16; // SCTLR_EL1.nTWI
 constexpr uint32_t eret_insn = 0xD69F03E0;
 constexpr uint64_t no_stop = ~uint64_t{0};
 
@@ -306,27 +307,24 @@ void unicorn_engine::raw_enter(uint64_t pstate, uint64_t target)
         uc_context_restore(uc_, scratch_context_);
         tel = 1;
     }
-    // ELR_ELx of the translator's level: ELR_EL1 (3,0,4,0,1), ELR_EL2 (3,4,..), ELR_EL3 (3,6,..).
-    static constexpr unsigned elr_op1[4] = {0, 0, 4, 6};
-    uint64_t saved_elr = 0;
-    sysreg(3, elr_op1[tel], 4, 0, 1, saved_elr);
+    // ELR_ELx of the translator's level.
+    const uint64_t saved_elr = a64::get(*this, a64::elr(tel));
     // SCTLR_ELx.M of the regimes the fetches use (the translator's, the target's).
     unsigned target_el = static_cast<unsigned>((pstate >> 2) & 3);
-    static constexpr unsigned sctlr_op1[4] = {0, 0, 4, 6};
     unsigned regimes[2] = {tel == 0 ? 1u : tel, target_el == 0 ? 1u : target_el};
     uint64_t sctlr[2] = {0, 0};
     bool mmu_was_on = false;
     for (int i = 0; i < 2; i++) {
-        sysreg(3, sctlr_op1[regimes[i]], 1, 0, 0, sctlr[i]);
-        if (sctlr[i] & 1) {
+        sctlr[i] = a64::get(*this, a64::sctlr(regimes[i]));
+        if (sctlr[i] & a64::sctlr_m) {
             mmu_was_on = true;
-            set_sysreg(3, sctlr_op1[regimes[i]], 1, 0, 0, sctlr[i] & ~uint64_t{1});
+            a64::put(*this, a64::sctlr(regimes[i]), sctlr[i] & ~a64::sctlr_m);
         }
     }
     if (mmu_was_on)
         uc_ctl_flush_tlb(uc_);
-    set_sysreg(3, elr_op1[tel], 4, 0, 1, halt_address);
-    set_sysreg(3, 6, 4, 0, 0, pstate); // SPSR_EL3
+    a64::put(*this, a64::elr(tel), halt_address);
+    a64::put(*this, a64::spsr(3), pstate);
     uint64_t el3h = 0x3CD;
     uc_reg_write(uc_, UC_ARM64_REG_PSTATE, &el3h);
     in_engine_page_ = true;
@@ -334,11 +332,11 @@ void unicorn_engine::raw_enter(uint64_t pstate, uint64_t target)
     in_engine_page_ = false;
     // Restore what the passage used (in reverse, the target's regime last: they may be one).
     for (int i = 1; i >= 0; i--)
-        if (sctlr[i] & 1)
-            set_sysreg(3, sctlr_op1[regimes[i]], 1, 0, 0, sctlr[i]);
+        if (sctlr[i] & a64::sctlr_m)
+            a64::put(*this, a64::sctlr(regimes[i]), sctlr[i]);
     if (mmu_was_on)
         uc_ctl_flush_tlb(uc_);
-    set_sysreg(3, elr_op1[tel], 4, 0, 1, saved_elr);
+    a64::put(*this, a64::elr(tel), saved_elr);
     if (((pstate >> 2) & 3) != 3 || !(pstate & 1))
         set_reg(a64_reg::sp_el3, saved_sp_el3);
     set_reg(a64_reg::pc, target);
@@ -370,14 +368,14 @@ a64_stop unicorn_engine::run()
         // SCTLR_EL1.nTWI = 0 traps (UNDEFINED at the instruction before the exit). The cut run is
         // straight-line code ending before its block's end, so no WFI of the software's (which
         // ends a block) runs in it, and EL0 cannot read SCTLR_EL1: nTWI is set for the run alone.
-        uint64_t sctlr = 0;
-        const bool lift_twi = cut_run && ((reg(a64_reg::pstate) >> 2) & 3) == 0 &&
-                              sysreg(3, 0, 1, 0, 0, sctlr) && !(sctlr & sctlr_ntwi);
+        const uint64_t sctlr = a64::get(*this, a64::sctlr(1));
+        const bool lift_twi =
+            cut_run && ((reg(a64_reg::pstate) >> 2) & 3) == 0 && !(sctlr & a64::sctlr_ntwi);
         if (lift_twi)
-            set_sysreg(3, 0, 1, 0, 0, sctlr | sctlr_ntwi);
+            a64::put(*this, a64::sctlr(1), sctlr | a64::sctlr_ntwi);
         uc_err err = uc_emu_start(uc_, pc(), 0, 0, 0);
         if (lift_twi)
-            set_sysreg(3, 0, 1, 0, 0, sctlr);
+            a64::put(*this, a64::sctlr(1), sctlr);
         if (cut_run) {
             set_exits(no_stop);
             uc_ctl_remove_cache(uc_, partial_begin_, partial_end_);
