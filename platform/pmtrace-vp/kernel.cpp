@@ -58,7 +58,8 @@ std::vector<uint8_t> device_tree(const options &o, const platform::vp &vp,
     }
     platform::virt_dtb_config c;
     c.ram_size = o.ram_size;
-    c.psci_method = vp.config().a64.entry_el == 2 ? "smc" : "hvc";
+    const unsigned entry_el = vp.config().a64.entry_el;
+    c.psci_method = entry_el == 3 ? "none" : entry_el == 2 ? "smc" : "hvc";
     c.bootargs = bootargs;
     c.pmu_ppi = platform::virt::pmu_intid - 16;
     c.trbe = vp.config().pe.core.trbe.feat_trbe;
@@ -76,7 +77,7 @@ platform::vp_config kernel_platform_config(const options &o)
     platform::vp_config c = platform_config(o);
     c.cpu_kind = platform::vp_cpu::a64;
     c.ram_size = o.ram_size;
-    c.a64.entry_el = o.virtualization ? 2 : 1;
+    c.a64.entry_el = o.secure ? 3 : o.virtualization ? 2 : 1;
     c.a64.quantum = o.quantum;
     c.a64.semihosting = o.semihosting;
     c.uart.echo = true;

@@ -318,8 +318,8 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
             throw bad_argument{"--dtb needs --kernel IMAGE"};
         convert_kernel_options(r, vm, o);
     } else {
-        for (const char *name : {"append", "dtb", "dump-dtb", "ram", "virtualization", "quiet",
-                                 "time-limit", "instructions", "el", "semihosting"})
+        for (const char *name : {"append", "dtb", "dump-dtb", "ram", "virtualization", "secure",
+                                 "quiet", "time-limit", "instructions", "el", "semihosting"})
             if (given(vm, name))
                 throw bad_argument{std::string("--") + name +
                                    " needs the AArch64 CPU (--kernel IMAGE, or --cpu a64)"};
@@ -469,6 +469,9 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "ram", po::value(&r.ram)->default_value(r.ram), "RAM size at 0x40000000 (e.g. 512M, 2G)")(
         "virtualization", po::bool_switch(&o.virtualization),
         "enter the image at EL2 (PSCI over SMC), as virt with virtualization=on")(
+        "secure", po::bool_switch(&o.secure),
+        "enter the image at EL3 as the firmware of virt with secure=on: nobody answers PSCI and "
+        "SMC is taken to EL3 (end it with --semihosting's SYS_EXIT)")(
         "time-limit", po::value(&r.time_limit),
         "stop after this much simulated time (e.g. 2s); the exit status is then 124")(
         "quiet,q", po::bool_switch(&o.quiet), "no summary after the console output")(

@@ -73,14 +73,15 @@ struct options {
     // fault.
     fault_spec fault;
     // --kernel: an image booted on the AArch64 CPU as QEMU's virt board boots -kernel (with
-    // -append, -dtb, -m, -machine virtualization=on); the scenario options do not apply. All
-    // but --dtb apply to the scenario image on the AArch64 CPU too.
+    // -append, -dtb, -m, -machine virtualization=on, secure=on); the scenario options do not apply.
+    // All but --dtb apply to the scenario image on the AArch64 CPU too.
     std::string kernel;
     std::string append;
     std::string dtb;                // a device tree of the user's (else the platform's own)
     std::string dump_dtb;           // write the device tree given to the image and exit
     uint64_t ram_size = 0x800'0000; // 128 MiB, virt's default
     bool virtualization = false;    // enter at EL2, PSCI over SMC
+    bool secure = false;            // enter at EL3 (the image is the firmware: no PSCI)
     bool quiet = false;             // no summary after the console output
     bool semihosting = false;       // serve HLT #0xF000 (QEMU's -semihosting)
     sc_core::sc_time time_limit = sc_core::SC_ZERO_TIME; // of simulated time; 0: none

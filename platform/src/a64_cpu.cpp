@@ -13,7 +13,7 @@
 namespace pmtrace::platform
 {
 
-using a64::to_pmt;
+using namespace a64;
 
 a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &config,
                  std::unique_ptr<a64_engine> engine)
@@ -30,9 +30,10 @@ a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &conf
     trbe_exception.bind(trbe_request_);
     if (config_.cycles_per_instruction == 0)
         config_.cycles_per_instruction = 1;
-    if (config_.entry_el < 1 || config_.entry_el > 2 ||
-        (config_.entry_el == 2 && !config_.have_el2))
-        error_ = "a64_cpu: entry_el must be 1, or 2 with EL2";
+    if (config_.entry_el < 1 || config_.entry_el > 3 ||
+        (config_.entry_el == 2 && !config_.have_el2) ||
+        (config_.entry_el == 3 && !config_.have_el3))
+        error_ = "a64_cpu: entry_el must be 1, 2 with EL2, or 3 with EL3";
     if (!engine_ && error_.empty()) {
         std::string why;
         engine_ = make_unicorn_engine(why);
@@ -142,12 +143,13 @@ void a64_cpu::main()
 }
 
 // What firmware (TF-A, a hypervisor) leaves and the boot loader does (QEMU hw/arm/boot.c): the
-// image entered at entry_el with the MMU off, interrupts masked, x0 the device tree.
+// image entered at entry_el with the MMU off, interrupts masked, x0 the device tree. Entered at
+// EL3 the image is the firmware: the PE as it leaves reset, nothing set up for it.
 void a64_cpu::boot()
 {
     const sc_core::sc_time &t = qk_.get_local_time();
     pm_ = false; // PSTATE.PM as firmware's ERET leaves it (docs/choices.md)
-    if (config_.firmware) {
+    if (config_.firmware && config_.entry_el < 3) {
         // With FEAT_EBEP, EL3 gives PMECR_EL1 and PMIAR_EL1 to lower levels (MDCR_EL3.EnPM2, as
         // with FEAT_PMUv3p9), and EL3 and a hypervisor defer the PMU Profiling exception to the
         // software entered (MDCR_EL3.PMEE = 0b01, MDCR_EL2.PMEE = 0b01: RGWLVY); with FEAT_TRBE_EXC
@@ -179,7 +181,7 @@ void a64_cpu::boot()
     }
     el_ = config_.entry_el;
     (void)state->set_pe_state(pe_state_for(el_), t);
-    // EL1h or EL2h, D, A, I and F masked.
+    // EL1h, EL2h or EL3h, D, A, I and F masked.
     engine_->enter(0x3C0 | (uint64_t{config_.entry_el} << 2) | 1, boot_pc_);
     for (unsigned n = 0; n < 4; n++)
         engine_->set_x(n, boot_x_[n]);
@@ -214,19 +216,23 @@ unsigned a64_cpu::current_el()
     return static_cast<unsigned>((engine_->reg(a64_reg::pstate) >> 2) & 3);
 }
 
+// The Security state follows SCR_EL3.NS below EL3 (EL3 is Secure); EL2 is enabled in it when
+// implemented and, in Secure state, when SCR_EL3.EEL2 is 1 (EL2Enabled()).
 pmt_pe_state a64_cpu::pe_state_for(unsigned el)
 {
+    const uint64_t scr = config_.have_el3 && engine_ ? get(*engine_, scr_el3) : scr_ns;
     pmt_pe_state s{};
     s.el = static_cast<uint8_t>(el);
-    s.ss = el == 3 ? PMT_SS_SECURE : PMT_SS_NONSECURE;
-    s.scr_ns = true;
-    s.el2_enabled = config_.have_el2;
+    s.scr_ns = (scr & scr_ns) != 0;
+    s.scr_eel2 = (scr & scr_eel2) != 0;
+    s.scr_ea = (scr & scr_ea) != 0;
+    s.ss = el == 3 || !s.scr_ns ? PMT_SS_SECURE : PMT_SS_NONSECURE;
+    s.el2_enabled = config_.have_el2 && (s.scr_ns || s.scr_eel2);
     s.pm = pm_;
     if (config_.have_el2 && engine_) {
-        uint64_t hcr = 0;
-        engine_->sysreg(3, 4, 1, 1, 0, hcr);
-        s.hcr_tge = (hcr >> 27) & 1;
-        s.hcr_e2h = (hcr >> 34) & 1;
+        const uint64_t hcr = get(*engine_, hcr_el2);
+        s.hcr_tge = (hcr & hcr_tge) != 0;
+        s.hcr_e2h = (hcr & hcr_e2h) != 0;
     }
     return s;
 }

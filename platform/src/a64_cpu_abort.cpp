@@ -24,17 +24,18 @@ unsigned a64_cpu::sync_target_el()
     return el > 1 ? el : 1;
 }
 
-// The regime of `el` (D8.1): EL2 and EL2&0 at EL2, and at EL0 when HCR_EL2.{E2H, TGE} is
-// {1, 1}; EL1&0 otherwise.
+// The regime of `el` (D8.1): EL3 at EL3; EL2 and EL2&0 at EL2, and at EL0 when
+// HCR_EL2.{E2H, TGE} is {1, 1}; EL1&0 otherwise. EL3 has one VA range, and TCR_EL3 the layout
+// of TCR_EL2 with E2H 0.
 a64_stage1_regime a64_cpu::regime(unsigned el)
 {
     const uint64_t hcr = config_.have_el2 ? get(*engine_, hcr_el2) : 0;
     const bool e2h = (hcr & hcr_e2h) != 0;
-    const unsigned r = el == 2 || (el == 0 && e2h && (hcr & hcr_tge)) ? 2 : 1;
+    const unsigned r = regime_number(el);
     a64_stage1_regime s;
     s.sctlr = get(*engine_, sctlr(r));
-    s.two_ranges = r == 1 || e2h;
-    s.el2_tcr_layout = r == 2 && !e2h;
+    s.two_ranges = r == 1 || (r == 2 && e2h);
+    s.el2_tcr_layout = (r == 2 && !e2h) || r == 3;
     s.tcr = get(*engine_, tcr(r)); // top byte ignore applies with stage 1 off too
     if (!(s.sctlr & sctlr_m))
         return s; // stage 1 off: the tables are not read

@@ -45,7 +45,7 @@ void a64_cpu::take_exception(unsigned target_el, uint32_t ec, uint32_t iss,
     uint64_t hcr = config_.have_el2 ? get(*engine_, hcr_el2) : 0;
     bool local = taken_locally(from, target_el, (hcr & hcr_e2h) && (hcr & hcr_tge));
     (void)events->count_event(PMT_EV_EXC_TAKEN, 1, t);
-    (void)events->count_event(exception_event(vector_type, ec, local), 1, t);
+    (void)events->count_event(exception_event(vector_type, ec, local, target_el), 1, t);
     alias_el(target_el);
     el_ = target_el;
     profiling_on_entry(target_el, spsr_value); // tells the PE model the new state
@@ -59,43 +59,48 @@ void a64_cpu::take_sync(uint32_t ec, uint32_t iss, uint64_t preferred_return, bo
     take_exception(sync_target_el(), ec, iss, preferred_return, VEC_SYNC, il, far_valid, far_value);
 }
 
-// An IRQ is taken when routed to a higher Exception level, or to this one with PSTATE.I clear
-// (D1.3.6; HCR_EL2.IMO or TGE route it to EL2).
+// Where an IRQ or an SError goes (D1.3.6, the interrupt routing tables): EL3 when SCR_EL3.IRQ
+// (SCR_EL3.EA) routes it there; EL2 when EL2 is enabled and HCR_EL2.IMO (AMO) or TGE routes it
+// there; EL1 otherwise.
+unsigned a64_cpu::interrupt_target(uint64_t scr_bit, uint64_t hcr_bit)
+{
+    const uint64_t scr = config_.have_el3 ? get(*engine_, scr_el3) : scr_ns;
+    if (scr & scr_bit)
+        return 3;
+    const bool el2_enabled = config_.have_el2 && (scr & (scr_ns | scr_eel2));
+    if (el2_enabled && (get(*engine_, hcr_el2) & (hcr_bit | hcr_tge)))
+        return 2;
+    return 1;
+}
+
+// An interrupt is taken when routed to a higher Exception level, or to this one with its
+// PSTATE mask bit clear; never when routed to a lower one (it stays pending).
+bool a64_cpu::interrupt_taken(unsigned target, uint64_t mask)
+{
+    const unsigned el = current_el();
+    if (target != el)
+        return target > el;
+    return (engine_->reg(a64_reg::pstate) & mask) == 0;
+}
+
 bool a64_cpu::irq_deliverable()
 {
-    if (!irq_level_)
-        return false;
-    unsigned el = current_el();
-    unsigned target = 1;
-    if (config_.have_el2 && (get(*engine_, hcr_el2) & (hcr_imo | hcr_tge)))
-        target = 2;
-    if (target < el)
-        return false;
-    if (target > el)
-        return true;
-    return (engine_->reg(a64_reg::pstate) & pstate_i) == 0;
+    return irq_level_ && interrupt_taken(interrupt_target(scr_irq, hcr_imo), pstate_i);
 }
 
 void a64_cpu::take_irq()
 {
-    unsigned el = current_el();
-    unsigned target = config_.have_el2 && (get(*engine_, hcr_el2) & (hcr_imo | hcr_tge)) ? 2 : 1;
-    if (target < el)
-        target = el;
     stats_.irqs++;
-    take_exception(target, 0, 0, engine_->reg(a64_reg::pc), VEC_IRQ);
+    take_exception(interrupt_target(scr_irq, hcr_imo), 0, 0, engine_->reg(a64_reg::pc), VEC_IRQ);
 }
 
-// An SError interrupt (the TRBE's External abort on a trace write): taken when PSTATE.A is
-// clear (or routed higher), with ESR.ISS IDS 0 and DFSC 0b010001 (asynchronous SError).
+// An SError interrupt (the TRBE's External abort on a trace write), with ESR.ISS IDS 0 and DFSC
+// 0b010001 (asynchronous SError).
 void a64_cpu::take_serror()
 {
-    unsigned el = current_el();
-    unsigned target = config_.have_el2 && (get(*engine_, hcr_el2) & (hcr_amo | hcr_tge)) ? 2 : 1;
-    if (target < el)
+    const unsigned target = interrupt_target(scr_ea, hcr_amo);
+    if (!interrupt_taken(target, pstate_a))
         return; // stays pending
-    if (target == el && (engine_->reg(a64_reg::pstate) & pstate_a))
-        return;
     serror_pending_ = false;
     stats_.serrors++;
     take_exception(target, EC_SERROR, 0x11, engine_->reg(a64_reg::pc), VEC_SERROR);
@@ -143,22 +148,31 @@ void a64_cpu::handle_exception(const a64_stop &stop)
     case a64_exception::svc:
     case a64_exception::hvc:
     case a64_exception::smc: {
-        on_block_cut(stop.pc); // the instruction retired
-        uint64_t at = stop.pc - 4;
-        (void)read_code(at, insn);
-        uint32_t imm16 = (insn >> 5) & 0xFFFF;
-        bool conduit = (stop.exception == a64_exception::hvc && config_.entry_el == 1) ||
-                       (stop.exception == a64_exception::smc);
-        if (stop.exception != a64_exception::svc && conduit) {
-            (void)psci_call(stop.pc);
+        const uint64_t at = stop.pc - 4;
+        if (stop.exception == a64_exception::hvc && !psci_conduit(stop.exception) &&
+            hvc_undefined()) {
+            on_block_cut(at); // UNDEFINED: the HVC does not retire
+            take_sync(EC_UNKNOWN, 0, at);
             return;
         }
+        on_block_cut(stop.pc); // the instruction retired
+        (void)read_code(at, insn);
+        const uint32_t imm16 = (insn >> 5) & 0xFFFF;
         if (stop.exception == a64_exception::svc)
             take_sync(EC_SVC64, imm16, stop.pc);
+        else if (psci_conduit(stop.exception))
+            (void)psci_call(stop.pc);
+        else if (stop.exception == a64_exception::smc)
+            take_exception(3, EC_SMC64, imm16, stop.pc, VEC_SYNC);
         else
-            take_exception(2, EC_HVC64, imm16, stop.pc, VEC_SYNC);
+            take_exception(std::max(2u, current_el()), EC_HVC64, imm16, stop.pc, VEC_SYNC);
         return;
     }
+    case a64_exception::smc_trapped: // HCR_EL2.TSC: the SMC does not retire
+        on_block_cut(stop.pc);
+        (void)read_code(stop.pc, insn);
+        take_exception(2, EC_SMC64, (insn >> 5) & 0xFFFF, stop.pc, VEC_SYNC);
+        return;
     case a64_exception::brk:
         on_block_cut(stop.pc);
         (void)read_code(stop.pc, insn);
@@ -179,6 +193,24 @@ void a64_cpu::handle_exception(const a64_stop &stop)
         fail("an exception the engine reports and the CPU does not model, at pc " + hex(stop.pc));
         return;
     }
+}
+
+// The firmware the CPU stands in for answers PSCI calls on the boot conduit: HVC when the image
+// is entered at EL1, SMC at EL1 or EL2. Entered at EL3, the image is the firmware.
+bool a64_cpu::psci_conduit(a64_exception e) const
+{
+    if (config_.entry_el == 3)
+        return false;
+    return e == a64_exception::smc || (e == a64_exception::hvc && config_.entry_el == 1);
+}
+
+// HVC is UNDEFINED without EL2, or where EL2 is not enabled (Secure state without
+// SCR_EL3.EEL2); the engine has checked SCR_EL3.HCE and EL0. Otherwise it is taken to EL2, or to
+// EL3 from EL3.
+bool a64_cpu::hvc_undefined()
+{
+    const unsigned el = current_el();
+    return el < 3 && !pe_state_for(el).el2_enabled;
 }
 
 // PSCI 1.0 (Arm DEN 0022D) for one PE, as firmware answers it on the conduit; SMCCC calls it does

@@ -62,6 +62,7 @@ inline enc mair(unsigned el)
     return {3, el_op1[el], 10, 2, 0};
 }
 constexpr enc hcr_el2{3, 4, 1, 1, 0};
+constexpr enc scr_el3{3, 6, 1, 1, 0};
 constexpr enc id_aa64mmfr0_el1{3, 0, 0, 7, 0};
 constexpr enc id_aa64dfr0_el1{3, 0, 0, 5, 0};
 constexpr enc id_aa64dfr1_el1{3, 0, 0, 5, 1};
@@ -73,8 +74,17 @@ constexpr uint64_t sctlr_ntwi = 1u << 16; // SCTLR_EL1: WFI at EL0 not trapped
 // HCR_EL2 bits.
 constexpr uint64_t hcr_imo = 1u << 4;
 constexpr uint64_t hcr_amo = 1u << 5;
+constexpr uint64_t hcr_tsc = 1u << 19;
 constexpr uint64_t hcr_tge = 1u << 27;
 constexpr uint64_t hcr_e2h = uint64_t{1} << 34;
+
+// SCR_EL3 bits (D24.2.169).
+constexpr uint64_t scr_ns = 1u << 0;
+constexpr uint64_t scr_irq = 1u << 1;
+constexpr uint64_t scr_ea = 1u << 3;
+constexpr uint64_t scr_smd = 1u << 7;
+constexpr uint64_t scr_hce = 1u << 8;
+constexpr uint64_t scr_eel2 = 1u << 18;
 
 // PSTATE (SPSR layout).
 constexpr uint64_t pstate_sp = 1u << 0;

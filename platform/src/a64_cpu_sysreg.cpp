@@ -92,6 +92,16 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         set_pm((value & spsr_pm) != 0);
         return a64_sysreg_action::done_stop; // the masking of the Profiling exceptions changed
     }
+    // SCR_EL3 is the engine's, but the PE model's state follows its NS, EEL2 and EA (the
+    // Security state below EL3, EL2 enabled, the routing of External aborts): the CPU makes the
+    // write and tells the PE model at once.
+    if (!a.read && is(a, scr_el3) && el_ == 3) {
+        settle();
+        if (!engine_->set_sysreg(a.op0, a.op1, a.crn, a.crm, a.op2, value))
+            return a64_sysreg_action::engine;
+        (void)state->set_pe_state(pe_state_for(el_), qk_.get_local_time());
+        return a64_sysreg_action::done_stop; // IRQ and SError routing may have changed
+    }
     if (icc) {
         settle();
         stats_.sysreg_accesses++;

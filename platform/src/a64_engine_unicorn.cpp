@@ -498,6 +498,7 @@ void unicorn_engine::intr_hook(uc_engine *uc, uint32_t intno, void *user)
     case 4: self->exception_ = a64_exception::data_abort; break;
     case 7: self->exception_ = a64_exception::brk; break;
     case 11: self->exception_ = a64_exception::hvc; break;
+    case 12: self->exception_ = a64_exception::smc_trapped; break; // EXCP_HYP_TRAP (pre_smc)
     case 13: self->exception_ = a64_exception::smc; break;
     default: self->exception_ = a64_exception::other; break;
     }

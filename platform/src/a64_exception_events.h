@@ -20,11 +20,12 @@ inline bool taken_locally(unsigned from, unsigned target, bool e2h_and_tge)
            (from == 0 && target == 2 && e2h_and_tge);
 }
 
-// EXC_HVC and EXC_SMC count every such exception; the others split on Taken locally: EXC_SVC,
+// EXC_HVC counts every HVC exception and EXC_SMC every SMC taken to EL3 (an SMC trapped to EL2
+// is EXC_TRAP_OTHER: D14.1's table, EC 0x17); the others split on Taken locally: EXC_SVC,
 // EXC_PABORT, EXC_DABORT (Data Abort, SError), EXC_IRQ, EXC_FIQ, EXC_UNDEF (any other
 // synchronous exception: UNDEFINED, BRK, a trapped system register access ...), or
 // EXC_TRAP_PABORT, EXC_TRAP_DABORT, EXC_TRAP_IRQ, EXC_TRAP_FIQ, EXC_TRAP_OTHER (an SVC too).
-inline uint16_t exception_event(unsigned vector_type, uint32_t ec, bool local)
+inline uint16_t exception_event(unsigned vector_type, uint32_t ec, bool local, unsigned target_el)
 {
     switch (vector_type) {
     case VEC_IRQ: return local ? PMT_EV_EXC_IRQ : PMT_EV_EXC_TRAP_IRQ;
@@ -34,7 +35,7 @@ inline uint16_t exception_event(unsigned vector_type, uint32_t ec, bool local)
     }
     switch (ec) {
     case EC_HVC64: return PMT_EV_EXC_HVC;
-    case EC_SMC64: return PMT_EV_EXC_SMC;
+    case EC_SMC64: return target_el == 3 ? PMT_EV_EXC_SMC : PMT_EV_EXC_TRAP_OTHER;
     case EC_SVC64: return local ? PMT_EV_EXC_SVC : PMT_EV_EXC_TRAP_OTHER;
     case EC_IABORT_LOWER:
     case EC_IABORT_SAME: return local ? PMT_EV_EXC_PABORT : PMT_EV_EXC_TRAP_PABORT;

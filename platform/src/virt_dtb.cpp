@@ -106,8 +106,9 @@ bool config_ok(const virt_dtb_config &c, std::string &error)
                 " is not an SPI number (0-987, INTID-32)";
         return false;
     }
-    if (c.psci_method != "hvc" && c.psci_method != "smc") {
-        error = "virt_dtb: the PSCI method '" + c.psci_method + "' is neither \"hvc\" nor \"smc\"";
+    if (c.psci_method != "hvc" && c.psci_method != "smc" && c.psci_method != "none") {
+        error =
+            "virt_dtb: the PSCI method '" + c.psci_method + "' is not \"hvc\", \"smc\" or \"none\"";
         return false;
     }
     if (c.cpu_compatible.empty()) {
@@ -198,6 +199,8 @@ void add_root_properties(tree_writer &w)
 
 void add_psci(tree_writer &w, const virt_dtb_config &c)
 {
+    if (c.psci_method == "none")
+        return;
     w.begin("psci");
     w.strings("compatible", {"arm,psci-1.0", "arm,psci-0.2"});
     w.string("method", c.psci_method);
@@ -226,7 +229,8 @@ void add_cpus(tree_writer &w, const virt_dtb_config &c)
         w.cells("reg", {high(affinity), low(affinity)});
     else
         w.u32("reg", low(affinity));
-    w.string("enable-method", "psci");
+    if (c.psci_method != "none")
+        w.string("enable-method", "psci");
     w.end();
     w.end();
 }

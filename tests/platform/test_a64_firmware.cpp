@@ -34,6 +34,70 @@ TEST(A64Firmware, PsciAnswersAndSystemOffEndsTheSimulation)
     EXPECT_LT(sc_core::sc_time_stamp(), sc_core::sc_time(1, sc_core::SC_MS));
 }
 
+// Entered at EL3 (a64_cpu_config::entry_el 3, QEMU's secure=on), the image is the firmware: it
+// ends through semihosting, nobody answers PSCI for it.
+static run_result run_at_el3(const std::string &name)
+{
+    vp_config config;
+    config.a64.entry_el = 3;
+    config.a64.semihosting = true;
+    run_result r;
+    r.platform =
+        pmtrace::test::run_image(std::string(PMTRACE_A64_DIR) + "/" + name + ".bin", config);
+    for (unsigned n = 0; n < 31; n++)
+        r.x[n] = r.platform->a64->engine().x(n);
+    EXPECT_EQ(r.platform->a64->end(), a64_cpu_end::exit) << r.platform->a64->error();
+    EXPECT_EQ(r.platform->a64->exit_status(), 0)
+        << "vector entry " << r.x[18] << " at EL" << r.x[17];
+    return r;
+}
+
+// At EL3: SMC is taken to EL3 (EC 0x17, ISS the immediate, ELR_EL3 the instruction after it:
+// AArch64.CallSecureMonitor), from EL3 to the current EL's vector with SP_EL3 (entry 4) and from
+// EL1 to the lower EL's (entry 8); HVC at Non-secure EL1 with SCR_EL3.HCE 1 is taken to EL2
+// (EC 0x16), and with HCR_EL2.TSC an SMC at EL1 is trapped to EL2 (EC 0x17, ELR_EL2 the SMC:
+// AArch64.CheckForSMCUndefOrTrap). SCR_EL3.NS 1 makes EL1 Non-secure: INST_RETIRED counts the
+// HVC and the SMC that was not trapped there,
+// and nothing at EL3 (Secure, MDCR_EL3.{SPME, MPMX} 0: counting prohibited, D13.7). With
+// SCR_EL3.IRQ 1 the timer's IRQ is routed to EL3 and taken from EL1 although PSTATE.I is set
+// there (D1.3.6: an interrupt routed to a higher Exception level is not masked by PSTATE).
+TEST(A64Firmware, EnteredAtEl3TheImageIsTheFirmware)
+{
+    run_result r = run_at_el3("el3");
+    EXPECT_EQ(r.x[2], 0xCu); // CurrentEL: EL3
+    EXPECT_EQ(r.x[20], esr(0x17, 5));
+    EXPECT_EQ(r.x[21], r.x[15] + 4);
+    EXPECT_EQ(r.x[3], 0x531u); // with SCR_EL3[5:4], RES1
+    EXPECT_EQ(r.x[12], esr(0x16, 7));
+    EXPECT_EQ(r.x[13], 8u);
+    EXPECT_EQ(r.x[8], esr(0x17, 8)); // HCR_EL2.TSC: the SMC trapped to EL2 ...
+    EXPECT_EQ(r.x[9], r.x[7]);       // ... with ELR_EL2 the SMC, which did not retire
+    EXPECT_EQ(r.x[22], esr(0x17, 9));
+    EXPECT_EQ(r.x[23], r.x[16] + 4);
+    EXPECT_EQ(r.x[24], 0x3C5u);
+    EXPECT_EQ(r.x[10], 2u);
+    EXPECT_EQ(r.x[4], 1u); // EXC_SMC: SMC #9, taken to EL3 from EL1 (SMC #5 was at EL3)
+    EXPECT_EQ(r.x[5], 1u); // EXC_TRAP_OTHER: SMC #8, trapped to EL2 (D14.1, EC 0x17 to EL2)
+    EXPECT_EQ(r.x[25], 30u);
+    EXPECT_EQ(r.x[26], r.x[14]);
+    EXPECT_EQ(r.x[27], 0x3C5u); // taken from EL1h with I set
+}
+
+// The EL3 translation regime (TTBR0_EL3, TCR_EL3, MAIR_EL3, SCTLR_EL3.M): a device and RAM
+// reached through their mappings, and a load from an address whose level 1 entry is invalid: a
+// Data Abort taken to EL3 from EL3 (EC 0x25, DFSC translation fault level 1, 0x05; FAR_EL3 the
+// address; ELR_EL3 the load), entry 4.
+TEST(A64Firmware, El3TranslationRegimeAndItsAborts)
+{
+    run_result r = run_at_el3("el3_mmu");
+    EXPECT_EQ(r.x[4], 0x1234u);
+    EXPECT_EQ(r.x[5], 0x90u);
+    EXPECT_EQ(r.x[28], 4u);
+    EXPECT_EQ(r.x[20], esr(0x25, 0x05));
+    EXPECT_EQ(r.x[21], 0x8000'0000u);
+    EXPECT_EQ(r.x[22], r.x[6]);
+}
+
 // Semihosting (Arm IHI 0069, a64_cpu_config::semihosting): HLT #0xF000 with the operation in W0
 // and the parameter in X1; SYS_WRITE0 and SYS_WRITEC print and answer 0, an operation not served
 // answers -1, SYS_EXIT with {ADP_Stopped_ApplicationExit, 3} ends the run with status 3 and

@@ -170,6 +170,17 @@ TEST_F(VirtDtb, PsciIsVersion1WithItsMethod)
     EXPECT_EQ(text("/psci", "method"), "smc");
 }
 
+// Firmware entered at EL3 answers PSCI itself (QEMU's virt with secure=on and firmware): no
+// /psci node, and the CPU names no enable-method.
+TEST_F(VirtDtb, NoPsciWhenTheImageIsTheFirmware)
+{
+    config.psci_method = "none";
+    build();
+    EXPECT_LT(node("/psci"), 0);
+    EXPECT_GE(node("/cpus/cpu@0"), 0);
+    EXPECT_FALSE(has("/cpus/cpu@0", "enable-method"));
+}
+
 TEST_F(VirtDtb, ChosenNamesTheUartAsStdoutAndHasNoBootargsUnlessGiven)
 {
     build();
@@ -319,11 +330,11 @@ std::string refusal(const virt_dtb_config &config)
     return error;
 }
 
-TEST(VirtDtbConfig, APsciMethodOtherThanHvcOrSmcIsRefused)
+TEST(VirtDtbConfig, APsciMethodOtherThanHvcSmcOrNoneIsRefused)
 {
     virt_dtb_config c;
     c.psci_method = "svc";
-    EXPECT_EQ(refusal(c), "virt_dtb: the PSCI method 'svc' is neither \"hvc\" nor \"smc\"");
+    EXPECT_EQ(refusal(c), "virt_dtb: the PSCI method 'svc' is not \"hvc\", \"smc\" or \"none\"");
 }
 
 TEST(VirtDtbConfig, APpiAbove15IsRefused)

@@ -1,6 +1,7 @@
 // start.S - the entry of a sw/ image, as QEMU's virt board enters a kernel (hw/arm/boot.c): at
 // RAM base + 0x80000, x0 = the device tree, MMU and caches off, D, A, I, F masked, at EL1 (or at
-// EL2 with virtualization=on, which this code leaves for EL1 as Linux's init_kernel_el does).
+// EL2 with virtualization=on, which this code leaves for EL1 as Linux's init_kernel_el does; or
+// at EL3 with secure=on, where it does what firmware does before it enters a kernel at EL2).
 // Then: BSS cleared, stack, VBAR_EL1, main(dtb), a64_exit(status) (exit.c).
 
     .section .text.boot, "ax"
@@ -16,10 +17,10 @@ _start:
     b.hs 2f
     stp xzr, xzr, [x0], #16
     b 1b
-2:  cmp x20, #2
+2:  cmp x20, #3
+    b.eq el3_entry
+    cmp x20, #2
     b.eq el2_entry
-    cmp x20, #1
-    b.ne unsupported_el
 
 el1_entry:
     ldr x0, =__stack_el1_top
@@ -82,9 +83,60 @@ el2_entry:
     msr elr_el2, x0
     eret
 
-unsupported_el:                     // EL3 (virt with secure=on) is not supported: wait forever
+// EL3 (virt with secure=on): what firmware (TF-A) leaves for a kernel entered at EL2: EL2 and
+// EL1 Non-secure and AArch64, HVC enabled, SMC answered NOT_SUPPORTED by the stub below (this
+// image serves no PSCI), nothing trapped to EL3 (CPTR_EL3 0), and MDCR_EL3: the trace buffer
+// to Non-secure state (NSTB 0b11, with a TRBE; TRBEE 0b01 with FEAT_TRBE_EXC) and PMECR_EL1,
+// PMIAR_EL1 to lower levels (EnPM2, with PMUv3p9); Secure counting stays prohibited (SPME 0). Then ERET to EL2h, D, A, I, F
+// masked, which goes on as an entry at EL2 does.
+el3_entry:
+    ldr x0, =a64_vectors_el3_stub
+    msr vbar_el3, x0
+    mov x0, #0x531                  // SCR_EL3: RW, HCE, RES1 [5:4], NS
+    msr scr_el3, x0
+    msr cptr_el3, xzr
+    mov x2, #0
+    mrs x0, id_aa64dfr0_el1
+    ubfx x1, x0, #8, #4             // PMUVer: 0b1001 is PMUv3p9 (0b1111: IMPLEMENTATION DEFINED)
+    cmp x1, #9
+    b.lo 6f
+    cmp x1, #0xf
+    b.eq 6f
+    orr x2, x2, #(1 << 7)           // EnPM2
+6:  ubfx x1, x0, #44, #4            // TraceBuffer: 0b0010 with FEAT_TRBE_EXC
+    cbz x1, 7f
+    orr x2, x2, #(3 << 24)          // NSTB
+    cmp x1, #2
+    b.lo 7f
+    orr x2, x2, #(1 << 53)          // TRBEE 0b01: the TRBE Profiling exception to lower levels
+7:  msr mdcr_el3, x2
+    mov x0, #0x3c9                  // EL2h, D, A, I, F masked
+    msr spsr_el3, x0
+    adr x0, el2_entry
+    msr elr_el3, x0
+    eret
+
+// EL3's vectors: an SMC from a lower level gets NOT_SUPPORTED (-1) in x0; anything else waits.
+    .balign 2048
+a64_vectors_el3_stub:
+    .irp n, 0, 1, 2, 3, 4, 5, 6, 7
+    .balign 128
+    b el3_wait
+    .endr
+    .balign 128
+    mrs x0, esr_el3                 // lower level, synchronous
+    lsr x0, x0, #26
+    cmp x0, #0x17                   // SMC
+    b.ne el3_wait
+    mov x0, #-1
+    eret
+    .irp n, 9, 10, 11, 12, 13, 14, 15
+    .balign 128
+    b el3_wait
+    .endr
+el3_wait:
     wfi
-    b unsupported_el
+    b el3_wait
 
     .bss
     .balign 8

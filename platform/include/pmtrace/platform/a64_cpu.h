@@ -19,7 +19,8 @@
 //   (FEAT_TRBE_EXC), with PSTATE.PM and SPSR_ELx.{PM, PPEND} (a64_cpu_profiling.cpp);
 // - TSB CSYNC to the Trace Buffer Unit (trbe_cpu_if::tsb_csync) at the instruction boundary
 //   after it;
-// - PSCI 1.0 as firmware answers it on the boot conduit (HVC when entered at EL1, SMC at EL2);
+// - PSCI 1.0 as firmware answers it on the boot conduit (HVC when entered at EL1, SMC at EL2;
+//   none when entered at EL3, where the software is the firmware and SMC is taken to EL3);
 // - time and events: an instruction takes cycles_per_instruction cycles of the PE clock; the
 //   quantum keeper decouples the CPU, which syncs at the end of the quantum, or earlier where
 //   the rest of the platform has something scheduled, and at the Generic Timer's next event
@@ -64,8 +65,10 @@ struct a64_cpu_config : cpu_pe_config {
     // quantum before; docs/cpu.md, "Time").
     sc_core::sc_time quantum = sc_core::sc_time(100, sc_core::SC_US);
     sc_core::sc_time busy_quantum = sc_core::sc_time(1, sc_core::SC_US);
-    // Where the image is entered (QEMU's virt: EL1, or EL2 with virtualization=on). The PSCI
-    // conduit follows: HVC at EL1, SMC at EL2.
+    // Where the image is entered (QEMU's virt: EL1, EL2 with virtualization=on, EL3 with
+    // secure=on). The PSCI conduit follows: HVC at EL1, SMC at EL2. At EL3 (which needs
+    // have_el3) the image is its own firmware: no PSCI and no set-up of ours (`firmware` is not
+    // used); SMC is taken to EL3.
     unsigned entry_el = 1;
     // The timing model: cycles of the PE clock per instruction, and per exception entry.
     uint64_t cycles_per_instruction = 1;
@@ -226,11 +229,15 @@ class a64_cpu : public sc_core::sc_module,
                         uint64_t far = 0);
     void take_sync(uint32_t ec, uint32_t iss, uint64_t preferred_return, bool il = true,
                    bool far_valid = false, uint64_t far = 0);
+    unsigned interrupt_target(uint64_t scr_bit, uint64_t hcr_bit);
+    bool interrupt_taken(unsigned target, uint64_t mask);
     bool irq_deliverable();
     void take_irq();
     void take_serror();
     void handle_stop(const a64_stop &stop);
     void handle_exception(const a64_stop &stop);
+    bool psci_conduit(a64_exception e) const;
+    bool hvc_undefined();
     bool psci_call(uint64_t pc_next);
     // Semihosting (a64_cpu_semihosting.cpp): the HLT #0xF000 at pc.
     bool semihosting_call(uint64_t pc);

@@ -47,6 +47,7 @@ enum class a64_exception {
     svc,               // pc: the instruction after it
     hvc,               // pc: the instruction after it
     smc,               // pc: the instruction after it
+    smc_trapped,       // an SMC trapped to EL2 by HCR_EL2.TSC; pc: the instruction
     brk,               // pc: the instruction
     instruction_abort, // pc: the instruction
     data_abort,        // pc: the instruction

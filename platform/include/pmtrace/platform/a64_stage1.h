@@ -1,5 +1,5 @@
-// a64_stage1.h - stage 1 address translation of an AArch64 translation regime (EL1&0, EL2, EL2&0)
-// as AArch64.S1Translate and AArch64.S1Walk (J1.1) do it: the CPU model asks which fault an
+// a64_stage1.h - stage 1 address translation of an AArch64 translation regime (EL1&0, EL2, EL2&0,
+// EL3) as AArch64.S1Translate and AArch64.S1Walk (J1.1) do it: the CPU model asks which fault an
 // access took (the engine translates but does not say) and what physical address a virtual one
 // has (a device access, an instruction read). No SystemC, no engine.
 //
@@ -40,9 +40,9 @@ struct a64_fault {
 
 // A translation regime's registers, as the software left them.
 struct a64_stage1_regime {
-    bool two_ranges = true; // EL1&0 and EL2&0 (HCR_EL2.E2H 1): TTBR0 and TTBR1; EL2: TTBR0 only
+    bool two_ranges = true; // EL1&0 and EL2&0 (HCR_EL2.E2H 1): TTBR0 and TTBR1; EL2, EL3: TTBR0
     uint64_t sctlr = 0;     // SCTLR_ELx: M (enable), WXN (SCTLR.A is the caller's check)
-    uint64_t tcr = 0;       // TCR_EL1 layout; TCR_EL2 with E2H 0 has its own (el2_tcr_layout)
+    uint64_t tcr = 0; // TCR_EL1 layout; TCR_EL2 with E2H 0 and TCR_EL3 have theirs (el2_tcr_layout)
     bool el2_tcr_layout = false;
     uint64_t ttbr0 = 0, ttbr1 = 0;
     uint64_t mair = 0;

@@ -4,7 +4,7 @@
 //
 //   /                      #address-cells 2, #size-cells 2, compatible and model
 //                          "linux,dummy-virt", interrupt-parent = the GIC
-//   /psci                  "arm,psci-1.0", "arm,psci-0.2"; method "hvc" or "smc"
+//   /psci                  "arm,psci-1.0", "arm,psci-0.2"; method "hvc" or "smc" (none: absent)
 //   /memory@<ram_base>     device_type "memory", reg
 //   /cpus/cpu@<reg>        device_type "cpu", compatible, reg = MPIDR_EL1's affinity fields
 //                          (#address-cells 2 when Aff3 is not 0), enable-method "psci"
@@ -42,8 +42,10 @@ struct virt_dtb_config {
     // cpus/cpu@0 reg: MPIDR_EL1, of which only the affinity fields are used.
     uint64_t mpidr = 0;
     std::string cpu_compatible = "arm,armv8";
-    std::string psci_method = "hvc"; // "hvc" or "smc"
-    std::string bootargs;            // chosen/bootargs (omit when empty)
+    // "hvc" or "smc"; "none": no /psci node and no enable-method (QEMU's virt with secure=on
+    // and firmware of its own, which is entered at EL3 and answers PSCI itself).
+    std::string psci_method = "hvc";
+    std::string bootargs; // chosen/bootargs (omit when empty)
     uint64_t uart_base = virt::uart_base, uart_size = virt::uart_size;
     // PL011: QEMU virt uses SPI 1; we have no SPIs wired but describe it as QEMU does.
     unsigned uart_spi = 1;
