@@ -5,8 +5,15 @@
 
 #include <boost/program_options.hpp>
 
+#include <pmtrace/platform/memory_map.h>
+#include <pmtrace/platform/vp.h>
+
+#include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <ostream>
 #include <sstream>
 
@@ -22,6 +29,8 @@ namespace
 struct bad_argument {
     std::string what;
 };
+
+constexpr uint64_t max_irq_cycles = 1'000'000'000;
 
 // 4096, 0x1000, 64K, 1M, 2G
 uint64_t parse_size(const std::string &name, const std::string &text)
@@ -63,11 +72,15 @@ sc_core::sc_time parse_time(const std::string &name, const std::string &text,
     throw bad_argument{"--" + name + ": '" + text + "' is not a positive time (100ns, 2ms, 1s)"};
 }
 
+// INST_RETIRED, inst_retired (perf's names are case-insensitive), 0x08
 uint16_t parse_event(const std::string &text)
 {
+    std::string upper = text;
+    for (char &c : upper)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     for (unsigned n = 0; n < 0x10000; n++) {
         const char *name = sw_event_name(static_cast<uint16_t>(n));
-        if (name && text == name)
+        if (name && upper == name)
             return static_cast<uint16_t>(n);
     }
     char *end = nullptr;
@@ -114,6 +127,34 @@ const char *const default_host_events = "CPU_CYCLES,INST_RETIRED,BR_RETIRED,BR_M
 bool given(const po::variables_map &vm, const char *name)
 {
     return vm.count(name) && !vm[name].defaulted();
+}
+
+// Boost converts "-5" for an unsigned option into 2^64 - 5: the unsigned options refuse
+// anything but digits.
+void check_unsigned(const po::parsed_options &parsed)
+{
+    static const char *const names[] = {"iterations",    "instructions", "el",
+                                        "per-piece",     "counters",     "irq-cycles",
+                                        "period",        "trace-bytes",  "trigger-after",
+                                        "trigger-count", "fault-stage"};
+    for (const po::option &opt : parsed.options)
+        for (const char *name : names)
+            if (opt.string_key == name)
+                for (const std::string &v : opt.value)
+                    if (v.empty() || !std::isdigit(static_cast<unsigned char>(v[0])))
+                        throw bad_argument{"--" + opt.string_key + ": '" + v +
+                                           "' is not a number (0, 1, 2 ...)"};
+}
+
+// A file the run will write: refused now if it cannot be, not after the run.
+void check_writable(const char *name, const std::string &path)
+{
+    if (path.empty())
+        return;
+    std::ofstream f(path, std::ios::app);
+    if (!f)
+        throw bad_argument{std::string("--") + name + ": cannot write '" + path +
+                           "': " + std::strerror(errno)};
 }
 
 void convert_kernel_options(const raw &r, const po::variables_map &vm, options &o);
@@ -194,6 +235,23 @@ void check_a64_scenario(const po::variables_map &vm, const options &o)
         throw bad_argument{"--el: 0 or 1"};
 }
 
+// The trace buffer is RAM the software does not otherwise use: inside RAM, above its first MiB
+// (the image at + 0x80000 and its stacks: sw/arch/aarch64/a64.ld asserts it; the host CPU's
+// synthetic program there too).
+void check_buffer(const options &o, uint64_t ram_size)
+{
+    const uint64_t ram_base = pmtrace::platform::virt::ram_base;
+    const uint64_t free_base = ram_base + 0x10'0000, ram_end = ram_base + ram_size;
+    if (o.buffer_size > ram_end - free_base || o.buffer_base < free_base ||
+        o.buffer_base > ram_end - o.buffer_size) {
+        std::ostringstream m;
+        m << std::hex << "--buffer-base 0x" << o.buffer_base << " --buffer-size 0x" << o.buffer_size
+          << ": the trace buffer must lie in RAM from 0x" << free_base << " to 0x" << ram_end
+          << " (RAM's first MiB holds the program)";
+        throw bad_argument{m.str()};
+    }
+}
+
 void convert(const raw &r, const po::variables_map &vm, options &o)
 {
     o.cpu = lookup<cpu_kind>("cpu", r.cpu, {{"a64", cpu_kind::a64}, {"host", cpu_kind::host}});
@@ -225,6 +283,8 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         parse_time("quantum", !o.vcd.empty() && vm["quantum"].defaulted() ? "0" : r.quantum, true);
 
     // Events.
+    if (vm.count("events") && r.events.empty())
+        throw bad_argument{"--events: give at least one event"};
     std::stringstream ss(!r.events.empty()        ? r.events
                          : o.cpu == cpu_kind::a64 ? default_events
                                                   : default_host_events);
@@ -247,6 +307,10 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         throw bad_argument{"--instructions must be at least 1"};
     if (o.iterations == 0)
         throw bad_argument{"--iterations (or --duration) must give at least one iteration"};
+    if (o.iterations > UINT64_MAX / o.instructions)
+        throw bad_argument{"--iterations x --instructions: more than 2^64 instructions"};
+    if (o.irq_cycles > max_irq_cycles)
+        throw bad_argument{"--irq-cycles: at most 1000000000 (a second at 1 GHz)"};
 
     // Trace.
     o.trace_alongside = !r.no_trace;
@@ -300,7 +364,8 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
     o.fault.fault.level = static_cast<int8_t>(r.fault_level);
     o.fault.address = r.fault_address.empty() ? o.buffer_base + 0x1000
                                               : parse_size("fault-address", r.fault_address);
-    o.fault.address &= ~uint64_t{0xFFF};
+    if (o.fault.address & 0xFFF)
+        throw bad_argument{"--fault-address must be a page's address (4 KiB aligned)"};
     o.fault.fix = !r.no_fix;
     if (o.fault.address < o.buffer_base || o.fault.address >= o.buffer_base + o.buffer_size)
         throw bad_argument{"--fault-address must be inside the trace buffer"};
@@ -317,7 +382,9 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         if (given(vm, "dtb"))
             throw bad_argument{"--dtb needs --kernel IMAGE"};
         convert_kernel_options(r, vm, o);
+        check_buffer(o, o.ram_size);
     } else {
+        check_buffer(o, pmtrace::platform::vp_config().ram_size);
         for (const char *name : {"append", "dtb", "dump-dtb", "ram", "virtualization", "secure",
                                  "quiet", "time-limit", "instructions", "el", "semihosting"})
             if (given(vm, name))
@@ -326,6 +393,10 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
     }
     lookup<int>("log-level", o.log_level,
                 {{"error", 0}, {"warning", 1}, {"info", 2}, {"debug", 3}});
+    check_writable("vcd", o.vcd);
+    check_writable("stats-json", o.stats_json);
+    check_writable("trace-out", o.trace_out);
+    check_writable("dump-dtb", o.dump_dtb);
 }
 
 } // namespace
@@ -492,7 +563,9 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
     all.add(general).add(pe).add(counting).add(trace).add(fault).add(kernel).add(outputs);
     po::variables_map vm;
     try {
-        po::store(po::parse_command_line(argc, argv, all), vm);
+        const po::parsed_options parsed = po::parse_command_line(argc, argv, all);
+        check_unsigned(parsed);
+        po::store(parsed, vm);
         po::notify(vm);
         if (vm.count("help")) {
             out << all << "\n";
