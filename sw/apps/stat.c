@@ -42,6 +42,10 @@ int sw_stat_run(const sw_env *env, const sw_stat_config *cfg, const sw_workload 
         c->event = cfg->events[i];
         c->supported = sw_pmu_event_supported(&pmu, cfg->events[i]);
         c->idx = -1;
+        /* A common event the PE does not deliver (not in PMCEID0/1_EL0) is not opened: perf
+         * shows it as <not supported> (armv8pmu_map_event exposes common events by PMCEID). */
+        if (sw_pmu_event_is_common(cfg->events[i]) && !c->supported)
+            continue;
         if (sw_pmu_event_init(&pmu, &events[i], &attr) != SW_OK)
             continue;
         if (sw_pmu_add(&pmu, &events[i], true) != SW_OK)
@@ -91,13 +95,14 @@ size_t sw_stat_format(const sw_stat_result *res, char *buf, size_t size)
         const char *name = sw_event_name(c->event);
         snprintf(raw, sizeof raw, "r%04x", c->event);
         if (!c->counted) {
-            sw_app_add(buf, size, &len, "%20s      %-24s\n", "<not counted>", name ? name : raw);
+            const bool unsupported = sw_pmu_event_is_common(c->event) && !c->supported;
+            sw_app_add(buf, size, &len, "%20s      %s\n",
+                       unsupported ? "<not supported>" : "<not counted>", name ? name : raw);
             continue;
         }
         sw_app_grouped(c->count, num, sizeof num);
         counter_name(c, reg, sizeof reg);
-        sw_app_add(buf, size, &len, "%20s      %-24s (%s)%s\n", num, name ? name : raw, reg,
-                   c->supported || c->event >= 0x40 ? "" : " not in PMCEID");
+        sw_app_add(buf, size, &len, "%20s      %-24s (%s)\n", num, name ? name : raw, reg);
     }
     sw_app_grouped(res->pmu_irqs, num, sizeof num);
     sw_app_add(buf, size, &len, "%20s      %-24s (PMUIRQ)\n", num, "overflow interrupts");

@@ -117,6 +117,11 @@ bool sw_pmu_event_is_chained(const sw_pmu *pmu, const sw_pmu_event *ev)
     return ev->is_64bit && !sw_pmu_has_long_event(pmu) && ev->idx < SW_PMU_MAX_GENERAL_COUNTERS;
 }
 
+bool sw_pmu_event_is_common(uint16_t event)
+{
+    return event < 0x40 || (event >= 0x4000 && event < 0x4040);
+}
+
 bool sw_pmu_event_supported(const sw_pmu *pmu, uint16_t event)
 {
     if (event < 0x40)

@@ -107,6 +107,8 @@ const char *sw_pmu_version_name(unsigned pmuver);
 bool sw_pmu_event_is_chained(const sw_pmu *pmu, const sw_pmu_event *event);
 /* PMCEID lists the common event (0x0000..0x003F, 0x4000..0x403F). */
 bool sw_pmu_event_supported(const sw_pmu *pmu, uint16_t event);
+/* A common event (0x0000-0x003F, 0x4000-0x403F): PMCEID0/1_EL0 say whether the PE has it. */
+bool sw_pmu_event_is_common(uint16_t event);
 /* FEAT_PMUv3p5: 64-bit event counters (armv8pmu_has_long_event). */
 bool sw_pmu_has_long_event(const sw_pmu *pmu);
 /* The driver's register accesses all succeeded since probe. */
