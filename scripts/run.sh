@@ -4,5 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-scripts/build.sh >/dev/null
+# The build's progress goes to stderr (the first build takes minutes); stdout is pmtrace-vp's.
+echo "pmtrace: building into ${PMTRACE_BUILD_DIR:-build}/ ..." >&2
+scripts/build.sh >&2
 exec "${PMTRACE_BUILD_DIR:-build}/platform/pmtrace-vp" "$@"

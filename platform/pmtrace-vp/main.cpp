@@ -26,9 +26,18 @@ using namespace pmtrace::vp_cli;
 namespace
 {
 
+// SystemC's reports go to stderr: stdout is the console and the summary, which scripts read.
+void report_to_stderr(const sc_core::sc_report &report, const sc_core::sc_actions &actions)
+{
+    if (actions & sc_core::SC_DISPLAY)
+        std::cerr << sc_core::sc_report_compose_message(report) << std::endl;
+    sc_core::sc_report_handler::default_handler(report, actions & ~sc_core::SC_DISPLAY);
+}
+
 void set_log_level(const std::string &level)
 {
     using namespace sc_core;
+    sc_report_handler::set_handler(report_to_stderr);
     sc_report_handler::set_actions(SC_ID_NO_SC_START_ACTIVITY_, SC_DO_NOTHING);
     if (level == "error") {
         sc_report_handler::set_actions(SC_WARNING, SC_DO_NOTHING);

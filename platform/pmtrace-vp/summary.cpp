@@ -3,6 +3,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <iomanip>
 #include <sstream>
 
 namespace pmtrace::vp_cli
@@ -167,11 +168,31 @@ std::string format_kernel_text(const options &o, platform::vp &vp, double host_s
     return out;
 }
 
+// Register values and addresses as hex strings ("0x40100000": JSON numbers lose bits above
+// 2^53 in most readers), event numbers as perf writes raw events ("0x0008").
+std::string json_hex(uint64_t v, int digits = 0)
+{
+    std::ostringstream h;
+    h << "\"0x" << std::hex << std::setfill('0') << std::setw(digits) << v << "\"";
+    return h.str();
+}
+
+const char *json_mode_name(unsigned fm)
+{
+    switch (fm) {
+    case PMT_TRBLIMITR_FM_FILL: return "fill";
+    case PMT_TRBLIMITR_FM_WRAP: return "wrap";
+    case PMT_TRBLIMITR_FM_CIRCULAR: return "circular";
+    default: return "reserved";
+    }
+}
+
 std::string format_json(const summary &s, const run_result &r)
 {
     const options &o = *s.o;
     std::ostringstream js;
-    js << "{\n  \"scenario\": " << json_string(o.scenario_name)
+    js << "{\n  \"schema_version\": " << json_schema_version
+       << ",\n  \"scenario\": " << json_string(o.scenario_name)
        << ",\n  \"status\": " << json_string(sw_strerror(r.status))
        << ",\n  \"iterations\": " << o.iterations << ",\n  \"counters\": " << o.counters
        << ",\n  \"pmu_version\": " << json_string(o.pmu_version_name)
@@ -191,35 +212,37 @@ std::string format_json(const summary &s, const run_result &r)
         for (unsigned i = 0; i < r.stat.num; i++) {
             const sw_stat_counter &c = r.stat.counters[i];
             const char *name = sw_event_name(c.event);
-            js << (i ? "," : "") << "\n    {\"event\": " << c.event
+            js << (i ? "," : "") << "\n    {\"event\": " << json_hex(c.event, 4)
                << ", \"name\": " << json_string(name ? name : "")
                << ", \"counted\": " << (c.counted ? "true" : "false") << ", \"count\": " << c.count
                << "}";
         }
         js << "\n  ]";
     } else if (o.scenario == scenario::record) {
-        js << ",\n  \"event\": " << o.record_event << ",\n  \"period\": " << o.period
-           << ",\n  \"samples\": " << r.record.samples << ",\n  \"count\": " << r.record.count
-           << ",\n  \"pmu_irqs\": " << r.record.pmu_irqs;
+        const char *name = sw_event_name(o.record_event);
+        js << ",\n  \"event\": " << json_hex(o.record_event, 4)
+           << ",\n  \"event_name\": " << json_string(name ? name : "")
+           << ",\n  \"period\": " << o.period << ",\n  \"samples\": " << r.record.samples
+           << ",\n  \"count\": " << r.record.count << ",\n  \"pmu_irqs\": " << r.record.pmu_irqs;
     }
     if (r.traced) {
         const sw_trace_result &t = r.trace;
-        js << ",\n  \"trace\": {\"mode\": " << r.trace_config.fill_mode
+        js << ",\n  \"trace\": {\"mode\": " << json_string(json_mode_name(r.trace_config.fill_mode))
            << ", \"bytes\": " << t.bytes << ", \"irqs\": " << t.irqs << ", \"wraps\": " << t.wraps
            << ", \"spurious\": " << t.spurious
            << ", \"triggered\": " << (t.triggered ? "true" : "false")
-           << ", \"stopped\": " << (t.stopped ? "true" : "false") << ", \"trbsr\": " << t.trbsr
-           << ", \"trbptr\": " << t.trbptr << "}";
+           << ", \"stopped\": " << (t.stopped ? "true" : "false")
+           << ", \"trbsr\": " << json_hex(t.trbsr) << ", \"trbptr\": " << json_hex(t.trbptr) << "}";
     }
     if (o.scenario == scenario::fault) {
         const sw_fault_result &f = r.fault;
         js << ",\n  \"fault\": {\"faults\": " << f.faults << ", \"recoveries\": " << f.recoveries
            << ", \"bytes\": " << f.bytes << ", \"reports\": [";
         for (unsigned i = 0; i < f.num_reports; i++)
-            js << (i ? ", " : "") << "{\"ec\": " << f.reports[i].ec
-               << ", \"fsc\": " << f.reports[i].fsc
+            js << (i ? ", " : "") << "{\"ec\": " << json_hex(f.reports[i].ec, 2)
+               << ", \"fsc\": " << json_hex(f.reports[i].fsc, 2)
                << ", \"ea\": " << (f.reports[i].ea ? "true" : "false")
-               << ", \"trbptr\": " << f.reports[i].trbptr << "}";
+               << ", \"trbptr\": " << json_hex(f.reports[i].trbptr) << "}";
         js << "]}";
     }
     js << "\n}\n";

@@ -32,6 +32,10 @@ struct summary {
 
 summary summarize(const options &o, platform::vp &vp, const run_result &r, double host_seconds);
 std::string format_text(const summary &s, const run_result &r);
+// --stats-json: the summary as JSON. Version 1 (docs/platform.md): counts as numbers; register
+// values and addresses as hex strings; event numbers as "0x0008" with their names; the trace
+// mode as fill, wrap or circular.
+constexpr int json_schema_version = 1;
 std::string format_json(const summary &s, const run_result &r);
 
 // The AArch64 CPU's runs: with --kernel the PMU's counters as the software left them (those
