@@ -13,11 +13,7 @@
 // 0x123456 and bits [31:0] 0x89ABCDEF.
 #include "pe_fixture.h"
 
-extern "C" {
-// The snapshot code's internal hook (c-core/src/pe_internal.h), until a PMU snapshot Capture
-// event can be made through the public API: declared here and linked from the static core.
-void pcs_capture_on_snapshot(pmt_pe *pe);
-}
+#include <pmtrace/pmt_pmu_snapshot.h>
 
 namespace
 {
@@ -137,7 +133,23 @@ class PcSample : public PeTest
         cfg.feat_pcsrv8p9 = true;
         cfg.feat_ss = true;
         make_pmu(layout);
+        allow_capture();
         pm_wr(PMPCSCTL, PMT_MASK(PMPCSCTL, EN));
+    }
+    // EL3 enables and allows PMU snapshot Capture events (MDCR_EL3.PMSSE = 0b11, D13.9).
+    void allow_capture()
+    {
+        at(3, PMT_SS_ROOT);
+        wr(PMT_REG_MDCR_EL3, rd(PMT_REG_MDCR_EL3) | PMT_PUT(MDCR_EL3, PMSSE, 3));
+        at(cfg.have_el2 ? 2 : 1);
+    }
+    // A Capture event: the external snapshot request (RSCLCQ), enabled and allowed.
+    void capture()
+    {
+        pmt_pmu_snapshot snapshot{};
+        ASSERT_EQ(pmt_pmu_snapshot_get(pe, &snapshot), PMT_OK);
+        EXPECT_TRUE(snapshot.allowed);
+        ASSERT_EQ(pmt_pmu_snapshot_request(pe), PMT_OK);
     }
 };
 
@@ -1071,7 +1083,7 @@ TEST_F(PcSample, PmpcsctlSsReadReturnsTheCapturedSample)
     make_v8p9();
     pm_wr(PMPCSCTL, PMT_MASK(PMPCSCTL, SS));
     push(guest(0x1000));
-    pcs_capture_on_snapshot(pe);
+    capture();
     push(guest());
     EXPECT_EQ(pm(PMPCSR), 0x1000u);
     EXPECT_EQ(pm(PMPCSR_HI), 0xA0000000u);
@@ -1087,7 +1099,7 @@ TEST_F(PcSample, PmpcsctlSsInvalidSampleReadsOnesAndKeepsTheCapture)
     make_v8p9();
     pm_wr(PMPCSCTL, PMT_MASK(PMPCSCTL, SS));
     push(guest());
-    pcs_capture_on_snapshot(pe);
+    capture();
     set_debug(true);
     EXPECT_EQ(pm(PMPCSR), ONES);
     set_debug(false);
@@ -1106,7 +1118,7 @@ TEST_F(PcSample, CaptureWithSsSamplesWhenAllowedAndNotInDebugState)
     make_v8p9();
     pm_wr(PMPCSCTL, PMT_MASK(PMPCSCTL, SS));
     push(guest());
-    pcs_capture_on_snapshot(pe);
+    capture();
     EXPECT_EQ(pm(PMPCSR), 0x89ABCDEFu);
     EXPECT_EQ(pm(PMPCSR_HI), 0xA0123456u);
     EXPECT_EQ(pm(PMCID1SR), CID1);
@@ -1122,7 +1134,7 @@ TEST_F(PcSample, CaptureWithSsWritesTheExt64Views)
     make_v8p9(PMT_EXT64);
     pm_wr(PMPCSCTL, PMT_MASK(PMPCSCTL, SS), 8);
     push(guest());
-    pcs_capture_on_snapshot(pe);
+    capture();
     EXPECT_EQ(pm(PMCCIDSR, 8), 0xC2D2C2D2C1D1C1D1ull);
     EXPECT_EQ(pm(PMVCIDSR, 8), 0x00001234C1D1C1D1ull);
     EXPECT_EQ(pm(PMPCSR, 8), 0xA012345689ABCDEFull);
@@ -1132,14 +1144,16 @@ TEST_F(PcSample, CaptureWithSsInDebugStateWritesOnesToTheLowWord)
 {
     // D13.9 RVPZHN (inferred ID), otherwise-branch: in Debug state PMPCSR[31:0] = 0xFFFFFFFF and
     // PMPCSR[63:32], PMCID1SR, PMCID2SR, PMVIDSR are unchanged (PMUCaptureEvent:
-    // if pc_sample.valid && !debug_state ... else PMPCSR<31:0> = Ones(32)).
+    // if pc_sample.valid && !debug_state ... else PMPCSR<31:0> = Ones(32)). A Capture event in
+    // Debug state needs the PE to allow it (RTSYTY, pmt_pe_config.capture_in_debug).
+    cfg.capture_in_debug = true;
     make_v8p9();
     pm_wr(PMPCSCTL, PMT_MASK(PMPCSCTL, SS));
     push(guest());
-    pcs_capture_on_snapshot(pe);
+    capture();
     push(at_el(2));
     set_debug(true);
-    pcs_capture_on_snapshot(pe);
+    capture();
     set_debug(false);
     push(guest()); // valid again, so that the SS read returns PMPCSR
     EXPECT_EQ(pm(PMPCSR), ONES);
@@ -1155,10 +1169,10 @@ TEST_F(PcSample, CaptureWithSsWhenSamplingIsProhibitedWritesOnesToTheLowWord)
     make_v8p9(PMT_EXT64);
     pm_wr(PMPCSCTL, PMT_MASK(PMPCSCTL, SS), 8);
     push(guest());
-    pcs_capture_on_snapshot(pe);
+    capture();
     state([](pmt_pe_state &s) { s.noninvasive_debug_prohibited = true; });
     push(at_el(2));
-    pcs_capture_on_snapshot(pe);
+    capture();
     state([](pmt_pe_state &s) { s.noninvasive_debug_prohibited = false; });
     push(guest());
     EXPECT_EQ(pm(PMPCSR, 8), 0xA0123456FFFFFFFFull);
@@ -1173,7 +1187,7 @@ TEST_F(PcSample, CaptureWithoutSsLeavesTheSampleRegisters)
     push(guest());
     pm(PMPCSR);
     push(at_el(2));
-    pcs_capture_on_snapshot(pe);
+    capture();
     EXPECT_EQ(pm(PMPCSR_HI), 0xA0123456u);
     EXPECT_EQ(pm(PMVIDSR), 0x1234u);
 }
@@ -1184,10 +1198,11 @@ TEST_F(PcSample, CaptureWithoutFeatPcsrv8p9LeavesTheSampleRegisters)
     // IsFeatureImplemented(FEAT_PCSRv8p9) && PMPCSCTL.SS == '1').
     cfg.feat_ss = true;
     make_pmu();
+    allow_capture();
     push(guest());
     pm(PMPCSR);
     push(at_el(2));
-    pcs_capture_on_snapshot(pe);
+    capture();
     EXPECT_EQ(pm(PMPCSR_HI), 0xA0123456u);
 }
 
@@ -1202,7 +1217,7 @@ TEST_F(PcSample, CaptureTakesARecentlyExecutedInstructionFromTheSource)
         return true;
     };
     ASSERT_EQ(pmt_pe_set_pc_sample_source(pe, source, nullptr), PMT_OK);
-    pcs_capture_on_snapshot(pe);
+    capture();
     ASSERT_EQ(pmt_pe_set_pc_sample_source(pe, nullptr, nullptr), PMT_OK);
     EXPECT_EQ(pm(PMPCSR), 0x4000u);
 }
