@@ -26,7 +26,8 @@ uint64_t last(const router::mapping &m)
 } // namespace
 
 router::router(const sc_core::sc_module_name &name, const sc_core::sc_time &latency)
-    : sc_module(name), target("target"), initiator("initiator"), latency_(latency)
+    : sc_module(name), target("target"), initiator("initiator"), latency_(latency),
+      log_(this->name())
 {
     target.register_b_transport(this, &router::b_transport);
     target.register_transport_dbg(this, &router::transport_dbg);
@@ -89,9 +90,8 @@ void router::b_transport(int, tlm::tlm_generic_payload &tx, sc_core::sc_time &de
     const mapping *m = decode_access(tx);
     if (!m) {
         tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-        SC_REPORT_WARNING(name(), ("no target at " + hex(tx.get_address()) + " (" +
-                                   std::to_string(tx.get_data_length()) + " bytes)")
-                                      .c_str());
+        log_.warning("no target", "no target at " + hex(tx.get_address()) + " (" +
+                                      std::to_string(tx.get_data_length()) + " bytes)");
         return;
     }
     const uint64_t address = tx.get_address();

@@ -36,6 +36,7 @@ pe_model::pe_model(const sc_core::sc_module_name &name, const pe_model_config &c
       clock_(nonzero_period(config.clock_period)), trace_ext_(new access_extension()),
       dmi_ext_(new access_extension())
 {
+    log_.set_name(this->name());
     if (config_.clock_period == sc_core::SC_ZERO_TIME) {
         SC_REPORT_ERROR(this->name(), "clock_period must not be zero: the model uses 1 ns");
         config_.clock_period = clock_.period();
@@ -108,6 +109,11 @@ void pe_model::start_of_simulation()
     trbe_exception.deliver_if_high();
 }
 
+void pe_model::end_of_simulation()
+{
+    log_.report_repeats();
+}
+
 // --- Time ---
 
 void pe_model::rearm_at(uint64_t due)
@@ -156,9 +162,8 @@ pmt_access pe_model::write_sysreg(pmt_sysreg encoding, uint64_t value,
 
 void pe_model::log_sysreg(pmt_sysreg encoding, uint64_t value, bool write) const
 {
-    if (sc_core::sc_report_handler::get_verbosity_level() < config_.access_verbosity)
-        return;
-    log_access(name(), pmt_sysreg_decode(encoding), value, write, config_.access_verbosity);
+    if (log_.enabled(config_.access_verbosity))
+        log_.access(pmt_sysreg_decode(encoding), value, write, config_.access_verbosity);
 }
 
 // --- pmu_event_if ---

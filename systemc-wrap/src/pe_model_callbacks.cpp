@@ -117,8 +117,13 @@ void pe_model::core_log(const char *message)
         create_error_ = message; // pmt_pe_create's reason for refusing the config
         return;
     }
-    sc_core::sc_report_handler::report(config_.core_log_severity, name(), message, __FILE__,
-                                       __LINE__);
+    // A warning repeated word for word (a driver that programs the same UNPREDICTABLE value
+    // in a loop) is reported once, with a count at the end.
+    if (config_.core_log_severity == sc_core::SC_WARNING)
+        log_.warning(message, message);
+    else
+        sc_core::sc_report_handler::report(config_.core_log_severity, name(), message, __FILE__,
+                                           __LINE__);
 }
 
 } // namespace pmtrace

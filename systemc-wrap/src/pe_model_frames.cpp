@@ -97,7 +97,7 @@ pmt_ext_status pe_model::frame_access(int id, bool write, uint32_t offset, unsig
         status = write ? pmt_trbe_ext_write(pe_, offset, size, access.security, value)
                        : pmt_trbe_ext_read(pe_, offset, size, access.security, &value);
     rearm();
-    if (sc_core::sc_report_handler::get_verbosity_level() < config_.access_verbosity)
+    if (!log_.enabled(config_.access_verbosity))
         return status;
     static const char *const frame_names[] = {"pmu_frame: ", "debug_frame: ", "trbe_frame: "};
     std::string line = frame_names[id];
@@ -114,7 +114,7 @@ pmt_ext_status pe_model::frame_access(int id, bool write, uint32_t offset, unsig
                       pmt_ext_status_name(status));
         line += buf;
     }
-    log_line(name(), line, config_.access_verbosity);
+    log_.info(line, config_.access_verbosity);
     return status;
 }
 

@@ -116,7 +116,7 @@ bool pe_model::transport_unit(uint64_t address, pmt_security pas, const uint8_t 
     }
     if (!tx.is_response_ok()) {
         trace_stats_.errors++;
-        if (sc_core::sc_report_handler::get_verbosity_level() >= config_.access_verbosity) {
+        if (log_.enabled(config_.access_verbosity)) {
             char buf[160];
             std::snprintf(
                 buf, sizeof buf,
@@ -124,7 +124,7 @@ bool pe_model::transport_unit(uint64_t address, pmt_security pas, const uint8_t 
                 static_cast<unsigned long long>(address), tx.get_response_string().c_str(),
                 config_.trace_write_error == trace_write_abort::asynchronous ? "an asynchronous"
                                                                              : "a synchronous");
-            log_line(name(), buf, config_.access_verbosity);
+            log_.info(buf, config_.access_verbosity);
         }
         return false;
     }

@@ -60,8 +60,23 @@ TEST_F(RouterTest, AHoleIsAnAddressError)
     uint64_t v = 0;
     EXPECT_NONFATAL_FAILURE(EXPECT_EQ(cpu.read(0x5000'0000, v), tlm::TLM_ADDRESS_ERROR_RESPONSE),
                             "no target at 0x50000000");
-    EXPECT_NONFATAL_FAILURE(EXPECT_EQ(cpu.write(0x08ff'fffc, 1), tlm::TLM_ADDRESS_ERROR_RESPONSE),
-                            "no target");
+}
+
+// A warning repeated (a driver writing trace into a hole, thousands of times) is one warning and
+// a count: the first is reported, the others counted and reported once, with their number and
+// the last one, at the end of simulation (module_log).
+TEST_F(RouterTest, RepeatedHolesAreReportedOnceWithACount)
+{
+    uint64_t v = 0;
+    EXPECT_NONFATAL_FAILURE(EXPECT_EQ(cpu.read(0x5000'0000, v), tlm::TLM_ADDRESS_ERROR_RESPONSE),
+                            "no target at 0x50000000");
+    EXPECT_EQ(cpu.write(0x08ff'fffc, 1), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(cpu.write(0x08ff'fff8, 1), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(bus.log().repeats("no target"), 2u);
+    EXPECT_NONFATAL_FAILURE(
+        bus.log().report_repeats(),
+        "no target: 2 more since the first (the last: no target at 0x8fffff8 (4 bytes))");
+    EXPECT_EQ(bus.log().repeats("no target"), 0u); // reported: not again at the end
 }
 
 TEST_F(RouterTest, AnAccessRunningPastItsMappingIsAnAddressError)

@@ -4,12 +4,15 @@
 // port n. map(n, base, size, local_base) sends [base, base + size) to port n, which sees
 // `base` as `local_base` (0 by default: a device sees offsets in its frame). An address outside
 // every mapping, or an access that runs past the end of its mapping, is answered
-// TLM_ADDRESS_ERROR_RESPONSE with one warning. transport_dbg is routed the same way (0 bytes at
+// TLM_ADDRESS_ERROR_RESPONSE with a warning: the first is reported, the rest counted and
+// reported once at the end of simulation (log()). transport_dbg is routed the same way (0 bytes at
 // a hole). DMI requests pass through: the range a target grants or refuses is trimmed to the
 // mapping and translated back to bus addresses, and a target's invalidate_direct_mem_ptr
 // reaches every initiator, translated likewise for each mapping of that target.
 #ifndef PMTRACE_PLATFORM_ROUTER_H
 #define PMTRACE_PLATFORM_ROUTER_H
+
+#include <pmtrace/systemc/log.h>
 
 #include <cstdint>
 #include <systemc>
@@ -44,8 +47,11 @@ class router : public sc_core::sc_module
     // The mapping holding address, or nullptr.
     const mapping *decode(uint64_t address) const;
     const std::vector<mapping> &mappings() const { return map_; }
+    // This router's log (its verbosity, its warnings and their repeats).
+    module_log &log() { return log_; }
 
   private:
+    void end_of_simulation() override { log_.report_repeats(); }
     void b_transport(int id, tlm::tlm_generic_payload &tx, sc_core::sc_time &delay);
     unsigned transport_dbg(int id, tlm::tlm_generic_payload &tx);
     bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload &tx, tlm::tlm_dmi &dmi);
@@ -57,6 +63,7 @@ class router : public sc_core::sc_module
 
     sc_core::sc_time latency_;
     std::vector<mapping> map_;
+    module_log log_;
 };
 
 } // namespace pmtrace::platform

@@ -12,6 +12,7 @@
 #include <pmtrace/systemc/access_extension.h>
 #include <pmtrace/systemc/cpu_if.h>
 #include <pmtrace/systemc/cycle_clock.h>
+#include <pmtrace/systemc/log.h>
 #include <pmtrace/systemc/outputs.h>
 #include <pmtrace/systemc/trbe_if.h>
 
@@ -76,6 +77,10 @@ class pe_model : public sc_core::sc_module,
 {
   public:
     using frame_socket = tlm_utils::simple_target_socket_tagged_optional<pe_model>;
+
+    // This instance's log: its verbosity (register accesses at config.access_verbosity) and its
+    // warnings, each kind reported once with a count (log.h, docs/systemc.md "Logging").
+    module_log &log() { return log_; }
     using bus_socket = tlm_utils::simple_initiator_socket_optional<pe_model>;
 
     // Frame sockets may stay unbound (a platform without a debugger, say).
@@ -217,9 +222,11 @@ class pe_model : public sc_core::sc_module,
     const trace_bus_stats &trace_stats() const { return trace_stats_; }
 
   private:
+    module_log log_;
     enum frame_id { PMU_FRAME = 0, DEBUG_FRAME = 1, TRBE_FRAME = 2 };
 
     void start_of_simulation() override;
+    void end_of_simulation() override;
     // Counts the cycles up to sc_time_stamp() + offset: every call starts with this.
     void advance(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME)
     {
