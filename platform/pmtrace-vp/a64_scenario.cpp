@@ -15,6 +15,15 @@ std::vector<uint8_t> scenario_image()
     return std::vector<uint8_t>(pmtrace_vp_image, pmtrace_vp_image_end);
 }
 
+std::string scenario_elf_path()
+{
+#ifdef PMTRACE_VP_ELF
+    return PMTRACE_VP_ELF;
+#else
+    return std::string();
+#endif
+}
+
 std::string scenario_bootargs(const options &o)
 {
     const char *mode = o.fill_mode == PMT_TRBLIMITR_FM_WRAP       ? "wrap"

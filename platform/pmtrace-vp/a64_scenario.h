@@ -20,6 +20,10 @@ namespace pmtrace::vp_cli
 // an AArch64 cross compiler.
 std::vector<uint8_t> scenario_image();
 
+// The scenario image as an ELF, for symbols (pmtrace-vp --perf-data): the path of the build's
+// sw_vp.elf; empty when it was built without one.
+std::string scenario_elf_path();
+
 // The image's command line for the options: the scenario, the loop, the counting and the trace
 // buffer, then --append's words.
 std::string scenario_bootargs(const options &o);

@@ -9,6 +9,7 @@
 #include "a64_scenario.h"
 #include "kernel.h"
 #include "options.h"
+#include "profile.h"
 #include "scenario.h"
 #include "summary.h"
 
@@ -91,6 +92,7 @@ int run_a64(const options &o)
     if (rc >= 0)
         return rc;
     sc_core::sc_trace_file *vcd = open_vcd(o, vp);
+    const pmu_profile profile(o, vp);
     const auto t0 = std::chrono::steady_clock::now();
     if (o.time_limit != sc_core::SC_ZERO_TIME)
         sc_core::sc_start(o.time_limit);
@@ -102,6 +104,8 @@ int run_a64(const options &o)
     rc = kernel_exit_status(o, vp, std::cerr);
     if (!o.quiet)
         std::fputs(format_kernel_text(o, vp, host).c_str(), stdout);
+    if (profile.write(std::cerr) != exit_ok && rc == exit_ok)
+        rc = exit_failed;
     return rc;
 }
 

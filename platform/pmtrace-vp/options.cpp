@@ -385,8 +385,9 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         check_buffer(o, o.ram_size);
     } else {
         check_buffer(o, pmtrace::platform::vp_config().ram_size);
-        for (const char *name : {"append", "dtb", "dump-dtb", "ram", "virtualization", "secure",
-                                 "quiet", "time-limit", "instructions", "el", "semihosting"})
+        for (const char *name :
+             {"append", "dtb", "dump-dtb", "ram", "virtualization", "secure", "quiet", "time-limit",
+              "instructions", "el", "semihosting", "perf-data"})
             if (given(vm, name))
                 throw bad_argument{std::string("--") + name +
                                    " needs the AArch64 CPU (--kernel IMAGE, or --cpu a64)"};
@@ -397,6 +398,7 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
     check_writable("stats-json", o.stats_json);
     check_writable("trace-out", o.trace_out);
     check_writable("dump-dtb", o.dump_dtb);
+    check_writable("perf-data", o.perf_data);
 }
 
 } // namespace
@@ -557,7 +559,11 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
                           "triggers and the CTI's outputs")(
         "vcd-counters", po::value(&r.vcd_counters),
         "also the counters in the VCD, sampled at this interval (e.g. 1us) and at overflows")(
-        "stats-json", po::value(&o.stats_json), "write the summary as JSON to this file");
+        "stats-json", po::value(&o.stats_json), "write the summary as JSON to this file")(
+        "perf-data", po::value(&o.perf_data),
+        "AArch64 CPU: write a sample at each PMU interrupt (its PC, Exception level, time) to "
+        "this perf.data file: perf report -i FILE names the functions (of --kernel's ELF, or "
+        "the scenario image's)");
 
     po::options_description all;
     all.add(general).add(pe).add(counting).add(trace).add(fault).add(kernel).add(outputs);

@@ -89,6 +89,7 @@ struct options {
     std::string vcd;
     sc_core::sc_time vcd_counters = sc_core::SC_ZERO_TIME; // counter sampling; 0: not traced
     std::string stats_json;
+    std::string perf_data; // the PMU interrupts' samples as a perf.data file (AArch64 CPU)
     std::string log_level = "warning";
 };
 

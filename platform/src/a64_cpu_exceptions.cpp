@@ -91,7 +91,10 @@ bool a64_cpu::irq_deliverable()
 void a64_cpu::take_irq()
 {
     stats_.irqs++;
-    take_exception(interrupt_target(scr_irq, hcr_imo), 0, 0, engine_->reg(a64_reg::pc), VEC_IRQ);
+    const uint64_t pc = engine_->reg(a64_reg::pc);
+    if (irq_observer_)
+        irq_observer_(pc, current_el());
+    take_exception(interrupt_target(scr_irq, hcr_imo), 0, 0, pc, VEC_IRQ);
 }
 
 // An SError interrupt (the TRBE's External abort on a trace write), with ESR.ISS IDS 0 and DFSC

@@ -177,6 +177,12 @@ class a64_cpu : public sc_core::sc_module,
     bool irq_level() const { return irq_level_; }
     bool pstate_pm() const { return pm_; } // PSTATE.PM (FEAT_EBEP, FEAT_TRBE_EXC)
 
+    // Called at each IRQ the CPU takes, before the entry: the preferred return address (the
+    // instruction the interrupt is taken before) and the Exception level it is taken from. For
+    // a profiler (pmtrace-vp --perf-data); the CPU's run is not affected.
+    using irq_observer = std::function<void(uint64_t preferred_return, unsigned from_el)>;
+    void set_irq_observer(irq_observer observer) { irq_observer_ = std::move(observer); }
+
     // level_if: the GIC's IRQ output.
     void set_level(bool level) override;
     // event_if: an SError.
@@ -298,6 +304,7 @@ class a64_cpu : public sc_core::sc_module,
     int exit_status_ = 0;
     a64_cpu_stats stats_;
     bool boot_set_ = false;
+    irq_observer irq_observer_;
     uint64_t boot_pc_ = 0;
     std::array<uint64_t, 4> boot_x_{};
 
