@@ -121,14 +121,25 @@ TEST(EtePacket, StartThenAtomsDecodeToTheProgramsRanges)
 // Each atom format holds what its definition says: one byte for each of these sequences.
 TEST(EtePacket, EveryAtomFormatIsOneByteAndDecodes)
 {
-    const char *one_packet[] = {
-        "E", "N",                                // format 1
-        "EN", "NE",                              // format 2
-        "ENN", "NNE", "NEN",                     // format 3
-        "NEEE", "NNNN", "NENE", "ENEN",          // format 4
-        "NEEEE", "NNNNN", "NENEN", "ENENE",      // format 5
-        "EEEN", "EEEE", "EEEEEEEEEEEEEEEEEEEEEEEN", // format 6 (3 + COUNT E, then N or E)
-        "EEEEEEEEEEEEEEEEEEEEEEEE"};
+    const char *one_packet[] = {"E",
+                                "N", // format 1
+                                "EN",
+                                "NE", // format 2
+                                "ENN",
+                                "NNE",
+                                "NEN", // format 3
+                                "NEEE",
+                                "NNNN",
+                                "NENE",
+                                "ENEN", // format 4
+                                "NEEEE",
+                                "NNNNN",
+                                "NENEN",
+                                "ENENE", // format 5
+                                "EEEN",
+                                "EEEE",
+                                "EEEEEEEEEEEEEEEEEEEEEEEN", // format 6 (3 + COUNT E, then N or E)
+                                "EEEEEEEEEEEEEEEEEEEEEEEE"};
     for (const char *s : one_packet) {
         encoder e;
         const std::vector<bool> atoms = atoms_of(s);
@@ -194,13 +205,13 @@ TEST(EtePacket, CompressedAddressesOfEveryFormDecode)
     // Targets, each holding a BR X0; the trace jumps among them.
     // The address history starts as {hi, 0, 0} (Trace Info clears it, start pushes hi).
     const std::vector<std::pair<uint64_t, size_t>> jumps = {
-        {hi + 0x40000, 9},         // long: differs from hi above bit 16
-        {hi + 0x40040, 2},         // short, one byte: only A[8:2] differ
-        {hi + 0x48040, 3},         // short, two bytes: A[16:9] differ
-        {hi + 0x40000, 1},         // exact match, history entry 2
-        {hi + 0x48040, 1},         // exact match, entry 1 (history {0x40000, 0x48040, 0x40040})
-        {hi + 0x48040, 1},         // exact match, entry 0
-        {0xFFFF800020000000, 9},   // long
+        {hi + 0x40000, 9},       // long: differs from hi above bit 16
+        {hi + 0x40040, 2},       // short, one byte: only A[8:2] differ
+        {hi + 0x48040, 3},       // short, two bytes: A[16:9] differ
+        {hi + 0x40000, 1},       // exact match, history entry 2
+        {hi + 0x48040, 1},       // exact match, entry 1 (history {0x40000, 0x48040, 0x40040})
+        {hi + 0x48040, 1},       // exact match, entry 0
+        {0xFFFF800020000000, 9}, // long
     };
     image img;
     std::vector<uint64_t> all = {hi};

@@ -32,9 +32,9 @@ extern "C" {
 #endif
 
 /* An address the caller does not know (A64 addresses are 4-byte aligned; this one is not). */
-#define PMT_ETE_PKT_NO_ADDRESS UINT64_MAX
+#define PMT_ETE_PKT_NO_ADDRESS        UINT64_MAX
 /* The most bytes one call appends (a sink at least this large never refuses a first call). */
-#define PMT_ETE_PKT_MAX_CALL_BYTES 160u
+#define PMT_ETE_PKT_MAX_CALL_BYTES    160u
 /* The most atoms held before the oldest are packed (one Atom format 6 packet holds 24). */
 #define PMT_ETE_PKT_MAX_PENDING_ATOMS 24u
 
@@ -44,7 +44,8 @@ typedef enum pmt_ete_pkt_status {
     PMT_ETE_PKT_BAD_CONFIG,   /* pmt_ete_pkt_init: a configuration field is out of range */
     PMT_ETE_PKT_NOT_STARTED,  /* trace is off: start (or trace_on) first; nothing emitted */
     PMT_ETE_PKT_BAD_ARGUMENT, /* an unaligned address, an EL above 3, an exception type ETE does
-                                 not define, a cycle count below the threshold...: nothing emitted */
+                                 not define, a cycle count below the threshold...: nothing emitted
+                               */
     PMT_ETE_PKT_NOT_ENABLED,  /* a timestamp or cycle count that TRCCONFIGR did not enable */
     PMT_ETE_PKT_SINK_FULL     /* the packets do not fit in the sink: nothing emitted */
 } pmt_ete_pkt_status;
@@ -62,9 +63,9 @@ typedef enum pmt_ete_security {
 /* The PE context. CONTEXTIDR_EL1 is traced when config.cid; with config.vmid the Virtual context
  * identifier is CONTEXTIDR_EL2 when config.vmidopt, else the VMID. */
 typedef struct pmt_ete_pkt_context {
-    unsigned el;               /* Exception level, 0..3 */
+    unsigned el; /* Exception level, 0..3 */
     pmt_ete_security security;
-    bool aarch64;              /* SF: the PE is in AArch64 state */
+    bool aarch64; /* SF: the PE is in AArch64 state */
     uint32_t contextidr_el1;
     uint32_t contextidr_el2;
     uint32_t vmid;
@@ -73,15 +74,15 @@ typedef struct pmt_ete_pkt_context {
 /* What the trace unit's registers say about the stream (the trace unit decodes its registers
  * into these fields; pmt_regs.h has the layouts). */
 typedef struct pmt_ete_pkt_config {
-    bool cci;               /* TRCCONFIGR.CCI: cycle counting */
-    bool cid;               /* TRCCONFIGR.CID: context ID tracing */
-    bool vmid;              /* TRCCONFIGR.VMID: virtual context ID tracing */
-    bool ts;                /* TRCCONFIGR.TS: global timestamps */
-    bool rs;                /* TRCCONFIGR.RS: return stack (no packet of its own: see trace.md) */
-    bool vmidopt;           /* TRCCONFIGR.VMIDOPT: CONTEXTIDR_EL2 as the virtual context ID */
-    uint32_t sync_period;   /* bytes between A-Syncs (2^TRCSYNCPR.PERIOD); 0: none periodic */
-    uint32_t cc_threshold;  /* TRCCCCTLR.THRESHOLD, 1..0xFFF when cci */
-    unsigned cc_size_bits;  /* TRCIDR2.CCSIZE as a width, 12..20: cycle counts must fit */
+    bool cci;              /* TRCCONFIGR.CCI: cycle counting */
+    bool cid;              /* TRCCONFIGR.CID: context ID tracing */
+    bool vmid;             /* TRCCONFIGR.VMID: virtual context ID tracing */
+    bool ts;               /* TRCCONFIGR.TS: global timestamps */
+    bool rs;               /* TRCCONFIGR.RS: return stack (no packet of its own: see trace.md) */
+    bool vmidopt;          /* TRCCONFIGR.VMIDOPT: CONTEXTIDR_EL2 as the virtual context ID */
+    uint32_t sync_period;  /* bytes between A-Syncs (2^TRCSYNCPR.PERIOD); 0: none periodic */
+    uint32_t cc_threshold; /* TRCCCCTLR.THRESHOLD, 1..0xFFF when cci */
+    unsigned cc_size_bits; /* TRCIDR2.CCSIZE as a width, 12..20: cycle counts must fit */
 } pmt_ete_pkt_config;
 
 /* ETE exception types (the Exception packet's TYPE field, A-profile). */
@@ -114,20 +115,20 @@ void pmt_ete_pkt_sink_consume(pmt_ete_pkt_sink *sink, size_t n);
 /* The encoder's state. Plain data: copying it is a checkpoint. Read-only for callers. */
 typedef struct pmt_ete_pkt_encoder {
     pmt_ete_pkt_config config;
-    bool on;            /* trace is on (start or trace_on, until trace_off/discard/overflow) */
-    bool need_sync;     /* the next start must begin with A-Sync and Trace Info */
-    bool ctx_valid;     /* a context has been stated in the stream since the last sync */
-    bool ts_valid;      /* last_ts has been stated since the last sync */
-    pmt_ete_pkt_context ctx;    /* the PE's context */
+    bool on;                 /* trace is on (start or trace_on, until trace_off/discard/overflow) */
+    bool need_sync;          /* the next start must begin with A-Sync and Trace Info */
+    bool ctx_valid;          /* a context has been stated in the stream since the last sync */
+    bool ts_valid;           /* last_ts has been stated since the last sync */
+    pmt_ete_pkt_context ctx; /* the PE's context */
     pmt_ete_pkt_context stated; /* the context the stream last stated */
-    uint64_t history[3]; /* address history, [0] the newest */
-    uint64_t current;    /* address of the next instruction, or PMT_ETE_PKT_NO_ADDRESS */
-    uint32_t atoms;      /* pending atoms, bit i = the i-th oldest, 1 = E */
+    uint64_t history[3];        /* address history, [0] the newest */
+    uint64_t current;           /* address of the next instruction, or PMT_ETE_PKT_NO_ADDRESS */
+    uint32_t atoms;             /* pending atoms, bit i = the i-th oldest, 1 = E */
     unsigned atom_count;
     uint64_t last_ts;
-    uint64_t emitted;    /* bytes emitted since init */
-    uint64_t last_sync;  /* stream offset of the last A-Sync */
-    uint64_t syncs;      /* A-Syncs emitted */
+    uint64_t emitted;   /* bytes emitted since init */
+    uint64_t last_sync; /* stream offset of the last A-Sync */
+    uint64_t syncs;     /* A-Syncs emitted */
 } pmt_ete_pkt_encoder;
 
 /* Sets up an encoder (trace off, no sync yet). */

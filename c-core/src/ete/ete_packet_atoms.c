@@ -6,12 +6,12 @@
 #include "ete_packet_internal.h"
 
 enum {
-    ATOM_F1 = 0xF6,      /* 0b1111011x: one atom */
-    ATOM_F2 = 0xD8,      /* 0b110110xx: two atoms */
-    ATOM_F3 = 0xF8,      /* 0b11111xxx: three atoms */
-    ATOM_F6_E = 0xC0,    /* 0b110xxxxx: COUNT + 3 E atoms, then E (COUNT 0..20) */
-    ATOM_F6_N = 0xE0,    /* 0b111xxxxx: COUNT + 3 E atoms, then N */
-    F6_MAX_E_RUN = 23    /* COUNT 20 */
+    ATOM_F1 = 0xF6,   /* 0b1111011x: one atom */
+    ATOM_F2 = 0xD8,   /* 0b110110xx: two atoms */
+    ATOM_F3 = 0xF8,   /* 0b11111xxx: three atoms */
+    ATOM_F6_E = 0xC0, /* 0b110xxxxx: COUNT + 3 E atoms, then E (COUNT 0..20) */
+    ATOM_F6_N = 0xE0, /* 0b111xxxxx: COUNT + 3 E atoms, then N */
+    F6_MAX_E_RUN = 23 /* COUNT 20 */
 };
 
 /* Format 4 (0b110111xx) and format 5 (0xD5..0xD7, 0xF5): fixed patterns of four and five atoms. */

@@ -5,15 +5,15 @@
 #include "ete_packet_internal.h"
 
 enum {
-    HDR_EXTENSION = 0x00,  /* A-Sync: 0x00 x11, 0x80 */
-    HDR_TRACE_INFO = 0x01, /* + PLCTL, then the INFO and CYCT sections */
-    HDR_TIMESTAMP = 0x02,  /* | 1: a cycle count follows the timestamp */
-    HDR_CONTEXT = 0x81,    /* + info byte [, VMID[31:0]][, CONTEXTID[31:0]] */
+    HDR_EXTENSION = 0x00,    /* A-Sync: 0x00 x11, 0x80 */
+    HDR_TRACE_INFO = 0x01,   /* + PLCTL, then the INFO and CYCT sections */
+    HDR_TIMESTAMP = 0x02,    /* | 1: a cycle count follows the timestamp */
+    HDR_CONTEXT = 0x81,      /* + info byte [, VMID[31:0]][, CONTEXTID[31:0]] */
     HDR_ADDR_CTXT_64 = 0x85, /* Long Address with Context, 64-bit, IS0 */
-    HDR_ADDR_MATCH = 0x90, /* | history index 0..2 */
-    HDR_ADDR_SHORT = 0x95, /* Short Address, IS0: A[8:2] [, A[16:9]] */
+    HDR_ADDR_MATCH = 0x90,   /* | history index 0..2 */
+    HDR_ADDR_SHORT = 0x95,   /* Short Address, IS0: A[8:2] [, A[16:9]] */
     HDR_ADDR_LONG_64 = 0x9D, /* Long Address, 64-bit, IS0: A[8:2], A[15:9], A[23:16] .. A[63:56] */
-    HDR_CCNT_F1 = 0x0E,    /* Cycle Count format 1, count known (TRCIDR0.COMMOPT = 1: no commit) */
+    HDR_CCNT_F1 = 0x0E, /* Cycle Count format 1, count known (TRCIDR0.COMMOPT = 1: no commit) */
     ASYNC_ZEROS = 11,
     ASYNC_END = 0x80,
     PLCTL_INFO = 0x01,
@@ -202,8 +202,7 @@ void ete_put_timestamp(pmt_ete_pkt_encoder *e, ete_stage *s, uint64_t value, boo
         ete_put(e, s, (uint8_t)(value >> 56));
     } else {
         for (unsigned i = 0; i < groups; i++)
-            ete_put(e, s,
-                    (uint8_t)((i + 1 < groups ? CONT : 0) | ((value >> (7 * i)) & 0x7F)));
+            ete_put(e, s, (uint8_t)((i + 1 < groups ? CONT : 0) | ((value >> (7 * i)) & 0x7F)));
     }
     if (with_cc)
         put_cont_field(e, s, cc);
