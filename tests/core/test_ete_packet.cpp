@@ -205,13 +205,14 @@ TEST(EtePacket, CompressedAddressesOfEveryFormDecode)
     // Targets, each holding a BR X0; the trace jumps among them.
     // The address history starts as {hi, 0, 0} (Trace Info clears it, start pushes hi).
     const std::vector<std::pair<uint64_t, size_t>> jumps = {
-        {hi + 0x40000, 9},       // long: differs from hi above bit 16
+        {hi + 0x40000, 5},       // long, 32-bit: differs from hi in A[31:17] only
         {hi + 0x40040, 2},       // short, one byte: only A[8:2] differ
         {hi + 0x48040, 3},       // short, two bytes: A[16:9] differ
         {hi + 0x40000, 1},       // exact match, history entry 2
         {hi + 0x48040, 1},       // exact match, entry 1 (history {0x40000, 0x48040, 0x40040})
         {hi + 0x48040, 1},       // exact match, entry 0
-        {0xFFFF800020000000, 9}, // long
+        {0xFFFF900020000000, 9}, // long, 64-bit: A[63:32] differ
+        {0xFFFF900020000000 + 0x7000000, 5}, // long, 32-bit
     };
     image img;
     std::vector<uint64_t> all = {hi};

@@ -35,7 +35,7 @@ pmt_ete_pkt_context context(unsigned el, pmt_ete_security sec = PMT_ETE_NON_SECU
     return c;
 }
 
-constexpr uint64_t user = 0x400000;          // EL0 code
+constexpr uint64_t user = 0x400000;           // EL0 code
 constexpr uint64_t vbar = 0xFFFF800010000000; // EL1 vectors
 constexpr uint64_t lower_sync = vbar + 0x400; // synchronous exception from a lower EL, AArch64
 constexpr uint64_t lower_irq = vbar + 0x480;
@@ -126,10 +126,12 @@ TEST(EtePacketException, SvcAndEretDecodeWithTypeReturnAddressAndContexts)
 TEST(EtePacketException, EveryTypeDecodesAsItself)
 {
     const pmt_ete_exception types[] = {
-        PMT_ETE_EXC_DEBUG_HALT, PMT_ETE_EXC_CALL,       PMT_ETE_EXC_TRAP,
-        PMT_ETE_EXC_SERROR,     PMT_ETE_EXC_INST_DEBUG, PMT_ETE_EXC_DATA_DEBUG, PMT_ETE_EXC_ALIGNMENT,
-        PMT_ETE_EXC_INST_FAULT, PMT_ETE_EXC_DATA_FAULT, PMT_ETE_EXC_IRQ,        PMT_ETE_EXC_FIQ,
-        static_cast<pmt_ete_exception>(PMT_ETE_EXC_IMPDEF0 + 7)};
+        PMT_ETE_EXC_DEBUG_HALT, PMT_ETE_EXC_CALL,
+        PMT_ETE_EXC_TRAP,       PMT_ETE_EXC_SERROR,
+        PMT_ETE_EXC_INST_DEBUG, PMT_ETE_EXC_DATA_DEBUG,
+        PMT_ETE_EXC_ALIGNMENT,  PMT_ETE_EXC_INST_FAULT,
+        PMT_ETE_EXC_DATA_FAULT, PMT_ETE_EXC_IRQ,
+        PMT_ETE_EXC_FIQ,        static_cast<pmt_ete_exception>(PMT_ETE_EXC_IMPDEF0 + 7)};
     for (pmt_ete_exception t : types) {
         encoder e;
         const pmt_ete_pkt_context el0 = context(0), el1 = context(1);
@@ -383,7 +385,7 @@ TEST(EtePacketRobust, BadCallsAreAnsweredWithAStatus)
     EXPECT_EQ(pmt_ete_pkt_atom(&e.enc, &e.sink, true, user + 1), PMT_ETE_PKT_BAD_ARGUMENT);
     EXPECT_EQ(pmt_ete_pkt_address(&e.enc, &e.sink, user + 3), PMT_ETE_PKT_BAD_ARGUMENT);
     EXPECT_EQ(pmt_ete_pkt_exception(&e.enc, &e.sink, static_cast<pmt_ete_exception>(5), user, &ctx,
-                                     lower_sync),
+                                    lower_sync),
               PMT_ETE_PKT_BAD_ARGUMENT);
     EXPECT_EQ(pmt_ete_pkt_exception(&e.enc, &e.sink, PMT_ETE_EXC_IRQ, user, nullptr, lower_sync),
               PMT_ETE_PKT_NULL);

@@ -9,9 +9,11 @@ enum {
     HDR_TRACE_INFO = 0x01,   /* + PLCTL, then the INFO and CYCT sections */
     HDR_TIMESTAMP = 0x02,    /* | 1: a cycle count follows the timestamp */
     HDR_CONTEXT = 0x81,      /* + info byte [, VMID[31:0]][, CONTEXTID[31:0]] */
+    HDR_ADDR_CTXT_32 = 0x82, /* Long Address with Context, 32-bit, IS0 */
     HDR_ADDR_CTXT_64 = 0x85, /* Long Address with Context, 64-bit, IS0 */
     HDR_ADDR_MATCH = 0x90,   /* | history index 0..2 */
     HDR_ADDR_SHORT = 0x95,   /* Short Address, IS0: A[8:2] [, A[16:9]] */
+    HDR_ADDR_LONG_32 = 0x9A, /* Long Address, 32-bit, IS0: A[8:2], A[15:9], A[23:16], A[31:24] */
     HDR_ADDR_LONG_64 = 0x9D, /* Long Address, 64-bit, IS0: A[8:2], A[15:9], A[23:16] .. A[63:56] */
     HDR_CCNT_F1 = 0x0E, /* Cycle Count format 1, count known (TRCIDR0.COMMOPT = 1: no commit) */
     ASYNC_ZEROS = 11,
@@ -139,11 +141,12 @@ static void push_history(pmt_ete_pkt_encoder *e, uint64_t a)
     e->history[0] = a;
 }
 
-static void put_long_address_bytes(pmt_ete_pkt_encoder *e, ete_stage *s, uint64_t a)
+/* The long forms: A[8:2], A[15:9], then A[23:16] up to A[31:24] (32-bit) or A[63:56]. */
+static void put_long_address_bytes(pmt_ete_pkt_encoder *e, ete_stage *s, uint64_t a, bool wide)
 {
     ete_put(e, s, (uint8_t)((a >> 2) & 0x7F));
     ete_put(e, s, (uint8_t)((a >> 9) & 0x7F));
-    for (unsigned shift = 16; shift < 64; shift += 8)
+    for (unsigned shift = 16; shift < (wide ? 64u : 32u); shift += 8)
         ete_put(e, s, (uint8_t)(a >> shift));
 }
 
@@ -155,10 +158,12 @@ void ete_put_address(pmt_ete_pkt_encoder *e, ete_stage *s, uint64_t a)
             match = i;
     const uint64_t diff = a ^ e->history[0];
     const bool short_form = match >= 0 || (diff >> 17) == 0;
+    /* The 32-bit long form keeps A[63:32] of the newest history entry. */
+    const bool wide = (diff >> 32) != 0;
     if (ete_context_pending(e)) {
         if (!short_form) {
-            ete_put(e, s, HDR_ADDR_CTXT_64);
-            put_long_address_bytes(e, s, a);
+            ete_put(e, s, wide ? HDR_ADDR_CTXT_64 : HDR_ADDR_CTXT_32);
+            put_long_address_bytes(e, s, a, wide);
             put_context_payload(e, s);
             push_history(e, a);
             return;
@@ -175,8 +180,8 @@ void ete_put_address(pmt_ete_pkt_encoder *e, ete_stage *s, uint64_t a)
         ete_put(e, s, (uint8_t)(CONT | ((a >> 2) & 0x7F)));
         ete_put(e, s, (uint8_t)(a >> 9));
     } else {
-        ete_put(e, s, HDR_ADDR_LONG_64);
-        put_long_address_bytes(e, s, a);
+        ete_put(e, s, wide ? HDR_ADDR_LONG_64 : HDR_ADDR_LONG_32);
+        put_long_address_bytes(e, s, a, wide);
     }
     push_history(e, a);
 }
