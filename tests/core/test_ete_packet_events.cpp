@@ -396,6 +396,13 @@ TEST(EtePacketRobust, BadCallsAreAnsweredWithAStatus)
     bad.cci = true; // threshold 0
     pmt_ete_pkt_encoder x;
     EXPECT_EQ(pmt_ete_pkt_init(&x, &bad), PMT_ETE_PKT_BAD_CONFIG);
+    bad.cc_threshold = 0x1000; // TRCCCCTLR.THRESHOLD is 12 bits
+    bad.cc_size_bits = 20;
+    EXPECT_EQ(pmt_ete_pkt_init(&x, &bad), PMT_ETE_PKT_BAD_CONFIG);
+    pmt_ete_pkt_config rs{};
+    rs.rs = true; // no return stack
+    EXPECT_EQ(pmt_ete_pkt_init(&x, &rs), PMT_ETE_PKT_BAD_CONFIG);
+    EXPECT_EQ(pmt_ete_pkt_init(nullptr, &rs), PMT_ETE_PKT_NULL);
     EXPECT_STREQ(pmt_ete_pkt_status_name(PMT_ETE_PKT_SINK_FULL), "sink_full");
 }
 

@@ -51,6 +51,10 @@ pmt_ete_pkt_status pmt_ete_pkt_init(pmt_ete_pkt_encoder *enc, const pmt_ete_pkt_
 {
     if (enc == NULL || config == NULL)
         return PMT_ETE_PKT_NULL;
+    /* The return stack (TRCCONFIGR.RS) would let the trace unit leave out return addresses the
+     * decoder predicts; this encoder always states them, so it needs TRCIDR0.RETSTACK = 0. */
+    if (config->rs)
+        return PMT_ETE_PKT_BAD_CONFIG;
     if (config->cci && (config->cc_threshold == 0 || config->cc_threshold > CC_THRESHOLD_MAX ||
                         config->cc_size_bits < CC_SIZE_MIN || config->cc_size_bits > CC_SIZE_MAX))
         return PMT_ETE_PKT_BAD_CONFIG;
@@ -117,7 +121,8 @@ static pmt_ete_pkt_status commit(pmt_ete_pkt_encoder *enc, const pmt_ete_pkt_enc
 static pmt_ete_pkt_status finish(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_encoder *next,
                                  pmt_ete_pkt_sink *sink, ete_stage *s)
 {
-    maybe_sync(next, s);
+    if (next->syncs == enc->syncs) /* a call that synchronized needs no periodic sync */
+        maybe_sync(next, s);
     return commit(enc, next, sink, s);
 }
 
