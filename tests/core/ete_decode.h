@@ -6,6 +6,7 @@
 #ifndef PMTRACE_TESTS_CORE_ETE_DECODE_H
 #define PMTRACE_TESTS_CORE_ETE_DECODE_H
 
+#include <gtest/gtest.h>
 #include <opencsd/c_api/opencsd_c_api.h>
 #include <opencsd/ete/trc_pkt_types_ete.h>
 #include <pmtrace/pmt_ete_packet.h>
@@ -107,6 +108,34 @@ inline ocsd_datapath_resp_t on_element(const void *ctx, const ocsd_trc_index_t, 
     }
     d->elements.push_back(x);
     return OCSD_RESP_CONT;
+}
+
+// The encoder under test, with a sink large enough for any test.
+struct encoder {
+    pmt_ete_pkt_config config{};
+    pmt_ete_pkt_encoder enc{};
+    std::vector<uint8_t> buffer = std::vector<uint8_t>(1u << 16);
+    pmt_ete_pkt_sink sink{};
+    explicit encoder(const pmt_ete_pkt_config &c = pmt_ete_pkt_config{}) : config(c)
+    {
+        sink = {buffer.data(), buffer.size(), 0};
+        EXPECT_EQ(pmt_ete_pkt_init(&enc, &config), PMT_ETE_PKT_OK);
+    }
+    std::vector<uint8_t> bytes() const
+    {
+        return std::vector<uint8_t>(buffer.begin(), buffer.begin() + sink.length);
+    }
+};
+
+// A range of n instructions from `start`, its last one executed or not.
+inline element range_of(uint64_t start, uint32_t n, bool taken)
+{
+    element x{kind::range};
+    x.a = start;
+    x.b = start + 4u * n;
+    x.n = n;
+    x.taken = taken;
+    return x;
 }
 
 // A program image: 32-bit words at addresses.

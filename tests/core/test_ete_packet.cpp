@@ -14,22 +14,6 @@ namespace
 
 constexpr uint64_t base = 0x80000; // a chain of B.NE: word k branches to base (see chain())
 
-struct encoder {
-    pmt_ete_pkt_config config{};
-    pmt_ete_pkt_encoder enc{};
-    std::vector<uint8_t> buffer = std::vector<uint8_t>(1u << 16);
-    pmt_ete_pkt_sink sink{};
-    explicit encoder(const pmt_ete_pkt_config &c = pmt_ete_pkt_config{}) : config(c)
-    {
-        sink = {buffer.data(), buffer.size(), 0};
-        EXPECT_EQ(pmt_ete_pkt_init(&enc, &config), PMT_ETE_PKT_OK);
-    }
-    std::vector<uint8_t> bytes() const
-    {
-        return std::vector<uint8_t>(buffer.begin(), buffer.begin() + sink.length);
-    }
-};
-
 pmt_ete_pkt_context el1_ns()
 {
     pmt_ete_pkt_context c{};
@@ -54,12 +38,7 @@ std::vector<element> chain_ranges(const std::vector<bool> &atoms, uint64_t at = 
     std::vector<element> r;
     uint64_t cur = at;
     for (bool e : atoms) {
-        element x{kind::range};
-        x.a = cur;
-        x.b = cur + 4;
-        x.n = 1;
-        x.taken = e;
-        r.push_back(x);
+        r.push_back(range_of(cur, 1, e));
         cur = e ? at : cur + 4;
     }
     return r;
@@ -232,23 +211,13 @@ TEST(EtePacket, CompressedAddressesOfEveryFormDecode)
         const size_t before = e.sink.length;
         ASSERT_EQ(pmt_ete_pkt_address(&e.enc, &e.sink, target), PMT_ETE_PKT_OK);
         EXPECT_EQ(e.sink.length - before, size) << std::hex << target;
-        element x{kind::range};
-        x.a = cur;
-        x.b = cur + 4;
-        x.n = 1;
-        x.taken = true;
-        want.push_back(x);
+        want.push_back(range_of(cur, 1, true));
         cur = target;
     }
     // One more E atom so that the last target's range is decoded.
     ASSERT_EQ(pmt_ete_pkt_atom(&e.enc, &e.sink, true, PMT_ETE_PKT_NO_ADDRESS), PMT_ETE_PKT_OK);
     ASSERT_EQ(pmt_ete_pkt_flush(&e.enc, &e.sink), PMT_ETE_PKT_OK);
-    element x{kind::range};
-    x.a = cur;
-    x.b = cur + 4;
-    x.n = 1;
-    x.taken = true;
-    want.push_back(x);
+    want.push_back(range_of(cur, 1, true));
     const decoded d = decode(e.bytes(), img, e.config);
     EXPECT_EQ(d.errors, 0u);
     expect_ranges(d.of(kind::range), want);

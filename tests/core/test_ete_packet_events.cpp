@@ -10,22 +10,6 @@ using namespace ete_test;
 namespace
 {
 
-struct encoder {
-    pmt_ete_pkt_config config{};
-    pmt_ete_pkt_encoder enc{};
-    std::vector<uint8_t> buffer = std::vector<uint8_t>(1u << 16);
-    pmt_ete_pkt_sink sink{};
-    explicit encoder(const pmt_ete_pkt_config &c = pmt_ete_pkt_config{}) : config(c)
-    {
-        sink = {buffer.data(), buffer.size(), 0};
-        EXPECT_EQ(pmt_ete_pkt_init(&enc, &config), PMT_ETE_PKT_OK);
-    }
-    std::vector<uint8_t> bytes() const
-    {
-        return std::vector<uint8_t>(buffer.begin(), buffer.begin() + sink.length);
-    }
-};
-
 pmt_ete_pkt_context context(unsigned el, pmt_ete_security sec = PMT_ETE_NON_SECURE)
 {
     pmt_ete_pkt_context c{};
@@ -71,6 +55,13 @@ std::vector<uint8_t> with_atom(encoder &e)
     EXPECT_EQ(pmt_ete_pkt_atom(&e.enc, &e.sink, true, user), PMT_ETE_PKT_OK);
     EXPECT_EQ(pmt_ete_pkt_flush(&e.enc, &e.sink), PMT_ETE_PKT_OK);
     return e.bytes();
+}
+
+// Starts trace at `user` on loop() and records one E atom.
+void start_on_loop(encoder &e, const pmt_ete_pkt_context &ctx)
+{
+    ASSERT_EQ(pmt_ete_pkt_start(&e.enc, &e.sink, &ctx, user), PMT_ETE_PKT_OK);
+    ASSERT_EQ(pmt_ete_pkt_atom(&e.enc, &e.sink, true, user), PMT_ETE_PKT_OK);
 }
 
 } // namespace
@@ -176,8 +167,7 @@ TEST(EtePacketContext, IdentifiersAndSecurityStatesDecode)
     ASSERT_EQ(pmt_ete_pkt_atom(&e.enc, &e.sink, true, user), PMT_ETE_PKT_OK);
     ASSERT_EQ(pmt_ete_pkt_flush(&e.enc, &e.sink), PMT_ETE_PKT_OK);
     EXPECT_EQ(e.sink.length - before, 2u) << "E atom, F1 of the earlier pending E; no Context";
-    image img;
-    img.word(user, a64_b_ne(user, user));
+    const image img = loop();
     const decoded d = decode(e.bytes(), img, e.config);
     EXPECT_EQ(d.errors, 0u);
     const auto cx = d.of(kind::context);
@@ -288,17 +278,14 @@ TEST(EtePacketOverflow, OverflowThenStartDecodesAsTraceOnAfterOverflow)
 {
     encoder e;
     const pmt_ete_pkt_context ctx = context(1);
-    image img;
-    img.word(user, a64_b_ne(user, user));
-    ASSERT_EQ(pmt_ete_pkt_start(&e.enc, &e.sink, &ctx, user), PMT_ETE_PKT_OK);
-    ASSERT_EQ(pmt_ete_pkt_atom(&e.enc, &e.sink, true, user), PMT_ETE_PKT_OK);
+    start_on_loop(e, ctx);
     ASSERT_EQ(pmt_ete_pkt_overflow(&e.enc, &e.sink), PMT_ETE_PKT_OK);
     EXPECT_EQ(pmt_ete_pkt_atom(&e.enc, &e.sink, true, user), PMT_ETE_PKT_NOT_STARTED);
     ASSERT_EQ(pmt_ete_pkt_trace_on(&e.enc, &e.sink, &ctx, user), PMT_ETE_PKT_OK);
     ASSERT_EQ(pmt_ete_pkt_atom(&e.enc, &e.sink, true, user), PMT_ETE_PKT_OK);
     ASSERT_EQ(pmt_ete_pkt_flush(&e.enc, &e.sink), PMT_ETE_PKT_OK);
     EXPECT_EQ(e.enc.syncs, 2u);
-    const decoded d = decode(e.bytes(), img, e.config);
+    const decoded d = decode(e.bytes(), loop(), e.config);
     EXPECT_EQ(d.errors, 0u);
     const auto on = d.of(kind::trace_on);
     ASSERT_EQ(on.size(), 2u);
@@ -312,10 +299,7 @@ TEST(EtePacketOverflow, TraceOffThenOnAndDiscard)
 {
     encoder e;
     const pmt_ete_pkt_context ctx = context(1);
-    image img;
-    img.word(user, a64_b_ne(user, user));
-    ASSERT_EQ(pmt_ete_pkt_start(&e.enc, &e.sink, &ctx, user), PMT_ETE_PKT_OK);
-    ASSERT_EQ(pmt_ete_pkt_atom(&e.enc, &e.sink, true, user), PMT_ETE_PKT_OK);
+    start_on_loop(e, ctx);
     ASSERT_EQ(pmt_ete_pkt_trace_off(&e.enc, &e.sink), PMT_ETE_PKT_OK);
     ASSERT_EQ(pmt_ete_pkt_trace_on(&e.enc, &e.sink, &ctx, user), PMT_ETE_PKT_OK);
     EXPECT_EQ(e.enc.syncs, 1u);
@@ -325,7 +309,7 @@ TEST(EtePacketOverflow, TraceOffThenOnAndDiscard)
     EXPECT_EQ(e.enc.syncs, 2u);
     ASSERT_EQ(pmt_ete_pkt_atom(&e.enc, &e.sink, true, user), PMT_ETE_PKT_OK);
     ASSERT_EQ(pmt_ete_pkt_flush(&e.enc, &e.sink), PMT_ETE_PKT_OK);
-    const decoded d = decode(e.bytes(), img, e.config);
+    const decoded d = decode(e.bytes(), loop(), e.config);
     EXPECT_EQ(d.errors, 0u);
     EXPECT_EQ(d.of(kind::trace_on).size(), 3u);
     EXPECT_EQ(d.of(kind::range).size(), 3u);

@@ -106,24 +106,40 @@ static void maybe_sync(pmt_ete_pkt_encoder *e, ete_stage *s)
     ete_put_address(e, s, e->current);
 }
 
-static pmt_ete_pkt_status commit(pmt_ete_pkt_encoder *enc, const pmt_ete_pkt_encoder *next,
-                                 pmt_ete_pkt_sink *sink, const ete_stage *s)
+/* A call in progress: the encoder as it will be, and the bytes it will have emitted. */
+typedef struct ete_call {
+    pmt_ete_pkt_encoder next;
+    ete_stage s;
+} ete_call;
+
+/* Opens a call on a copy of the encoder; with flush, the pending atoms go first (a packet other
+ * than an atom follows them). */
+static void open_call(ete_call *c, const pmt_ete_pkt_encoder *enc, bool flush)
 {
-    if (sink->length > sink->capacity || sink->capacity - sink->length < s->n)
+    c->next = *enc;
+    c->s.n = 0;
+    if (flush)
+        ete_flush_atoms(&c->next, &c->s);
+}
+
+/* The call's bytes go to the sink and its state becomes the encoder's, or neither. */
+static pmt_ete_pkt_status commit(pmt_ete_pkt_encoder *enc, const ete_call *c,
+                                 pmt_ete_pkt_sink *sink)
+{
+    if (sink->length > sink->capacity || sink->capacity - sink->length < c->s.n)
         return PMT_ETE_PKT_SINK_FULL;
-    if (s->n > 0)
-        memcpy(sink->data + sink->length, s->bytes, s->n);
-    sink->length += s->n;
-    *enc = *next;
+    if (c->s.n > 0)
+        memcpy(sink->data + sink->length, c->s.bytes, c->s.n);
+    sink->length += c->s.n;
+    *enc = c->next;
     return PMT_ETE_PKT_OK;
 }
 
-static pmt_ete_pkt_status finish(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_encoder *next,
-                                 pmt_ete_pkt_sink *sink, ete_stage *s)
+static pmt_ete_pkt_status finish(pmt_ete_pkt_encoder *enc, ete_call *c, pmt_ete_pkt_sink *sink)
 {
-    if (next->syncs == enc->syncs) /* a call that synchronized needs no periodic sync */
-        maybe_sync(next, s);
-    return commit(enc, next, sink, s);
+    if (c->next.syncs == enc->syncs) /* a call that synchronized needs no periodic sync */
+        maybe_sync(&c->next, &c->s);
+    return commit(enc, c, sink);
 }
 
 /* Argument checks shared by every call on a running trace. */
@@ -141,19 +157,18 @@ static pmt_ete_pkt_status begin(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink
         return PMT_ETE_PKT_NULL;
     if (bad_context(ctx) || bad_address(address))
         return PMT_ETE_PKT_BAD_ARGUMENT;
-    pmt_ete_pkt_encoder next = *enc;
-    ete_stage s = {{0}, 0};
-    ete_flush_atoms(&next, &s);
-    if (sync || next.need_sync) {
-        ete_put_sync(&next, &s);
-        next.need_sync = false;
+    ete_call c;
+    open_call(&c, enc, true);
+    if (sync || c.next.need_sync) {
+        ete_put_sync(&c.next, &c.s);
+        c.next.need_sync = false;
     }
-    ete_put(&next, &s, HDR_TRACE_ON);
-    next.ctx = *ctx;
-    ete_put_address(&next, &s, address);
-    next.current = address;
-    next.on = true;
-    return finish(enc, &next, sink, &s);
+    ete_put(&c.next, &c.s, HDR_TRACE_ON);
+    c.next.ctx = *ctx;
+    ete_put_address(&c.next, &c.s, address);
+    c.next.current = address;
+    c.next.on = true;
+    return finish(enc, &c, sink);
 }
 
 pmt_ete_pkt_status pmt_ete_pkt_start(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
@@ -176,14 +191,14 @@ pmt_ete_pkt_status pmt_ete_pkt_atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *
         return st;
     if (next_address != PMT_ETE_PKT_NO_ADDRESS && bad_address(next_address))
         return PMT_ETE_PKT_BAD_ARGUMENT;
-    pmt_ete_pkt_encoder next = *enc;
-    ete_stage s = {{0}, 0};
+    ete_call c;
+    open_call(&c, enc, false);
     /* A context change without an address since: the atom is in the new context. */
-    if (next.atom_count == 0 && ete_context_pending(&next))
-        ete_put_context(&next, &s);
-    ete_put_atom(&next, &s, taken);
-    next.current = next_address;
-    return finish(enc, &next, sink, &s);
+    if (c.next.atom_count == 0 && ete_context_pending(&c.next))
+        ete_put_context(&c.next, &c.s);
+    ete_put_atom(&c.next, &c.s, taken);
+    c.next.current = next_address;
+    return finish(enc, &c, sink);
 }
 
 pmt_ete_pkt_status pmt_ete_pkt_address(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
@@ -194,12 +209,11 @@ pmt_ete_pkt_status pmt_ete_pkt_address(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sin
         return st;
     if (bad_address(target))
         return PMT_ETE_PKT_BAD_ARGUMENT;
-    pmt_ete_pkt_encoder next = *enc;
-    ete_stage s = {{0}, 0};
-    ete_flush_atoms(&next, &s);
-    ete_put_address(&next, &s, target);
-    next.current = target;
-    return finish(enc, &next, sink, &s);
+    ete_call c;
+    open_call(&c, enc, true);
+    ete_put_address(&c.next, &c.s, target);
+    c.next.current = target;
+    return finish(enc, &c, sink);
 }
 
 static bool bad_exception(unsigned type)
@@ -233,19 +247,18 @@ pmt_ete_pkt_status pmt_ete_pkt_exception(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_s
     if (bad_exception((unsigned)type) || bad_address(preferred_return) || bad_address(target) ||
         bad_context(target_ctx))
         return PMT_ETE_PKT_BAD_ARGUMENT;
-    pmt_ete_pkt_encoder next = *enc;
-    ete_stage s = {{0}, 0};
-    ete_flush_atoms(&next, &s);
+    ete_call c;
+    open_call(&c, enc, true);
     /* A context change not stated yet belongs to the code before the exception. */
-    if (ete_context_pending(&next))
-        ete_put_context(&next, &s);
-    ete_put(&next, &s, HDR_EXCEPTION);
-    ete_put(&next, &s, (uint8_t)((((unsigned)type & 0x1Fu) << 1) | EXC_E0));
-    ete_put_address(&next, &s, preferred_return);
-    next.ctx = *target_ctx;
-    ete_put_address(&next, &s, target);
-    next.current = target;
-    return finish(enc, &next, sink, &s);
+    if (ete_context_pending(&c.next))
+        ete_put_context(&c.next, &c.s);
+    ete_put(&c.next, &c.s, HDR_EXCEPTION);
+    ete_put(&c.next, &c.s, (uint8_t)((((unsigned)type & 0x1Fu) << 1) | EXC_E0));
+    ete_put_address(&c.next, &c.s, preferred_return);
+    c.next.ctx = *target_ctx;
+    ete_put_address(&c.next, &c.s, target);
+    c.next.current = target;
+    return finish(enc, &c, sink);
 }
 
 pmt_ete_pkt_status pmt_ete_pkt_context_change(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
@@ -258,11 +271,10 @@ pmt_ete_pkt_status pmt_ete_pkt_context_change(pmt_ete_pkt_encoder *enc, pmt_ete_
         return PMT_ETE_PKT_NULL;
     if (bad_context(ctx))
         return PMT_ETE_PKT_BAD_ARGUMENT;
-    pmt_ete_pkt_encoder next = *enc;
-    ete_stage s = {{0}, 0};
-    ete_flush_atoms(&next, &s);
-    next.ctx = *ctx;
-    return finish(enc, &next, sink, &s);
+    ete_call c;
+    open_call(&c, enc, true);
+    c.next.ctx = *ctx;
+    return finish(enc, &c, sink);
 }
 
 pmt_ete_pkt_status pmt_ete_pkt_timestamp(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
@@ -275,11 +287,10 @@ pmt_ete_pkt_status pmt_ete_pkt_timestamp(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_s
         return PMT_ETE_PKT_NOT_ENABLED;
     if (with_cc && (cycles >> enc->config.cc_size_bits) != 0)
         return PMT_ETE_PKT_BAD_ARGUMENT;
-    pmt_ete_pkt_encoder next = *enc;
-    ete_stage s = {{0}, 0};
-    ete_flush_atoms(&next, &s);
-    ete_put_timestamp(&next, &s, value, with_cc, cycles);
-    return finish(enc, &next, sink, &s);
+    ete_call c;
+    open_call(&c, enc, true);
+    ete_put_timestamp(&c.next, &c.s, value, with_cc, cycles);
+    return finish(enc, &c, sink);
 }
 
 pmt_ete_pkt_status pmt_ete_pkt_cycle_count(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
@@ -292,11 +303,10 @@ pmt_ete_pkt_status pmt_ete_pkt_cycle_count(pmt_ete_pkt_encoder *enc, pmt_ete_pkt
         return PMT_ETE_PKT_NOT_ENABLED;
     if (cycles < enc->config.cc_threshold || (cycles >> enc->config.cc_size_bits) != 0)
         return PMT_ETE_PKT_BAD_ARGUMENT;
-    pmt_ete_pkt_encoder next = *enc;
-    ete_stage s = {{0}, 0};
-    ete_flush_atoms(&next, &s);
-    ete_put_cycle_count(&next, &s, cycles);
-    return finish(enc, &next, sink, &s);
+    ete_call c;
+    open_call(&c, enc, true);
+    ete_put_cycle_count(&c.next, &c.s, cycles);
+    return finish(enc, &c, sink);
 }
 
 pmt_ete_pkt_status pmt_ete_pkt_event(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
@@ -307,11 +317,10 @@ pmt_ete_pkt_status pmt_ete_pkt_event(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink 
         return st;
     if (events == 0 || events > 0xF)
         return PMT_ETE_PKT_BAD_ARGUMENT;
-    pmt_ete_pkt_encoder next = *enc;
-    ete_stage s = {{0}, 0};
-    ete_flush_atoms(&next, &s);
-    ete_put(&next, &s, (uint8_t)(HDR_EVENT | events));
-    return finish(enc, &next, sink, &s);
+    ete_call c;
+    open_call(&c, enc, true);
+    ete_put(&c.next, &c.s, (uint8_t)(HDR_EVENT | events));
+    return finish(enc, &c, sink);
 }
 
 /* Pending atoms, then an optional extension packet; trace is off afterwards. */
@@ -320,16 +329,15 @@ static pmt_ete_pkt_status stop(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
     pmt_ete_pkt_status st = check_on(enc, sink);
     if (st != PMT_ETE_PKT_OK)
         return st;
-    pmt_ete_pkt_encoder next = *enc;
-    ete_stage s = {{0}, 0};
-    ete_flush_atoms(&next, &s);
+    ete_call c;
+    open_call(&c, enc, true);
     if (extension >= 0) {
-        ete_put(&next, &s, 0x00);
-        ete_put(&next, &s, (uint8_t)extension);
-        next.need_sync = true; /* the decoder drops out of sync at Overflow and Discard */
+        ete_put(&c.next, &c.s, 0x00);
+        ete_put(&c.next, &c.s, (uint8_t)extension);
+        c.next.need_sync = true; /* the decoder drops out of sync at Overflow and Discard */
     }
-    next.on = false;
-    return commit(enc, &next, sink, &s);
+    c.next.on = false;
+    return commit(enc, &c, sink);
 }
 
 pmt_ete_pkt_status pmt_ete_pkt_overflow(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink)
@@ -353,10 +361,9 @@ pmt_ete_pkt_status pmt_ete_pkt_flush(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink 
         return PMT_ETE_PKT_NULL;
     if (!enc->on)
         return PMT_ETE_PKT_OK; /* nothing is pending while trace is off */
-    pmt_ete_pkt_encoder next = *enc;
-    ete_stage s = {{0}, 0};
-    ete_flush_atoms(&next, &s);
-    if (ete_context_pending(&next))
-        ete_put_context(&next, &s);
-    return commit(enc, &next, sink, &s);
+    ete_call c;
+    open_call(&c, enc, true);
+    if (ete_context_pending(&c.next))
+        ete_put_context(&c.next, &c.s);
+    return commit(enc, &c, sink);
 }
