@@ -433,3 +433,41 @@ TEST(EtePacketRobust, AFullSinkRefusesWholeCallsAndLosesNothing)
     ASSERT_EQ(pmt_ete_pkt_flush(&big.enc, &big.sink), PMT_ETE_PKT_OK);
     EXPECT_EQ(out, big.bytes());
 }
+
+// The sink drops what the Trace Buffer Unit took and keeps the rest, oldest first.
+TEST(EtePacketRobust, SinkConsumeKeepsTheBytesNotTaken)
+{
+    uint8_t data[6] = {1, 2, 3, 4, 5, 6};
+    pmt_ete_pkt_sink sink{data, sizeof data, 5};
+    pmt_ete_pkt_sink_consume(&sink, 2);
+    ASSERT_EQ(sink.length, 3u);
+    EXPECT_EQ(data[0], 3);
+    EXPECT_EQ(data[2], 5);
+    pmt_ete_pkt_sink_consume(&sink, 10);
+    EXPECT_EQ(sink.length, 0u);
+    pmt_ete_pkt_sink_consume(nullptr, 1); // nothing happens
+}
+
+// A decoder that starts at a restart point knows no timestamp: the first one after it carries
+// all 64 bits (nine bytes after the header), and it decodes from the restart point alone.
+TEST(EtePacketTimestamp, FirstAfterARestartPointIsFull)
+{
+    pmt_ete_pkt_config c{};
+    c.ts = true;
+    c.sync_period = 64;
+    encoder e(c);
+    const pmt_ete_pkt_context ctx = context(1);
+    ASSERT_EQ(pmt_ete_pkt_start(&e.enc, &e.sink, &ctx, user), PMT_ETE_PKT_OK);
+    ASSERT_EQ(pmt_ete_pkt_timestamp(&e.enc, &e.sink, 0x123456789, false, 0), PMT_ETE_PKT_OK);
+    while (e.enc.syncs < 2)
+        ASSERT_EQ(pmt_ete_pkt_atom(&e.enc, &e.sink, true, user), PMT_ETE_PKT_OK);
+    const uint64_t sync = e.enc.last_sync;
+    const size_t before = e.sink.length;
+    ASSERT_EQ(pmt_ete_pkt_timestamp(&e.enc, &e.sink, 0x12345678A, false, 0), PMT_ETE_PKT_OK);
+    EXPECT_EQ(e.sink.length - before, 10u);
+    const std::vector<uint8_t> all = with_atom(e);
+    const std::vector<uint8_t> tail(all.begin() + static_cast<long>(sync), all.end());
+    const auto ts = decode(tail, loop(), c).of(kind::timestamp);
+    ASSERT_EQ(ts.size(), 1u);
+    EXPECT_EQ(ts[0].a, 0x12345678Au);
+}
