@@ -9,8 +9,8 @@
  *
  * The encoder keeps the protocol's own state:
  *   - the address history (three entries, pushed by every address packet, cleared by Trace Info),
- *     so that an address is sent in its shortest form: exact match, short (A[8:2] or A[16:2]), or
- *     long (64-bit);
+ *     so that an address is sent in its shortest form: exact match, short (A[8:2] or A[16:2]),
+ *     long 32-bit (A[63:32] as in the newest entry) or long 64-bit;
  *   - the pending atoms, packed into the densest atom formats (1 to 6) when another packet must
  *     follow, when 24 are pending, or on pmt_ete_pkt_flush;
  *   - the bytes since the last A-Sync: once at least config.sync_period bytes have passed, the end
@@ -33,7 +33,7 @@ extern "C" {
 
 /* An address the caller does not know (A64 addresses are 4-byte aligned; this one is not). */
 #define PMT_ETE_PKT_NO_ADDRESS        UINT64_MAX
-/* The most bytes one call appends (a sink at least this large never refuses a first call). */
+/* The most bytes one call appends: a call never refuses a sink with this much room. */
 #define PMT_ETE_PKT_MAX_CALL_BYTES    160u
 /* The most atoms held before the oldest are packed (one Atom format 6 packet holds 24). */
 #define PMT_ETE_PKT_MAX_PENDING_ATOMS 24u
