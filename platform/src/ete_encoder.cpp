@@ -1,4 +1,5 @@
-// ete_encoder.cpp - the packets of a waypoint trace, and periodic re-synchronization.
+// ete_encoder.cpp - the waypoint trace's packets through the C core's ETE packet encoder
+// (pmt_ete_packet.h), flushed after every call, with log lines for refused calls.
 #include "pmtrace/platform/ete_encoder.h"
 
 #include <sstream>
@@ -15,6 +16,15 @@ std::string hex(uint64_t v)
     s << "0x" << std::hex << v;
     return s.str();
 }
+
+pmt_ete_pkt_context core_context(const ete_context &c)
+{
+    pmt_ete_pkt_context x{};
+    x.el = c.el;
+    x.security = c.ns ? PMT_ETE_NON_SECURE : PMT_ETE_SECURE;
+    x.aarch64 = c.aarch64;
+    return x;
+}
 } // namespace
 
 ete_encoder::ete_encoder(const ete_encoder_config &config, waypoint_map program)
@@ -26,6 +36,10 @@ ete_encoder::ete_encoder(const ete_encoder_config &config, waypoint_map program)
                                   " is not a usable CoreSight trace ID (0x1..0x6f): using 0x10");
         config_.trace_id = 0x10;
     }
+    // Instruction trace only: no cycle counting, timestamps, context ID or VMID (registers()).
+    pmt_ete_pkt_config c{};
+    c.sync_period = config_.resync_period;
+    pmt_ete_pkt_init(&enc_, &c); // cannot fail: cycle counting is off
 }
 
 ete_registers ete_encoder::registers() const
@@ -35,70 +49,42 @@ ete_registers ete_encoder::registers() const
     return r;
 }
 
-void ete_encoder::emit(uint8_t byte)
+std::optional<uint64_t> ete_encoder::current_address() const
 {
-    pending_.push_back(byte);
-    emitted_++;
+    if (enc_.current == PMT_ETE_PKT_NO_ADDRESS)
+        return std::nullopt;
+    return enc_.current;
 }
 
-void ete_encoder::emit_async()
+template <typename Call> ete_status ete_encoder::run(const char *what, Call call)
 {
-    sync_offsets_.push_back(emitted_);
-    last_sync_ = emitted_;
-    for (size_t i = 0; i < ete_packet::async_zeros; i++)
-        emit(0x00);
-    emit(ete_packet::async_end);
-}
-
-void ete_encoder::emit_trace_info()
-{
-    // PLCTL = 0: no INFO, KEY, SPEC or CYCT section. Every value they would carry is 0, which is
-    // what this trace unit has: no cycle counting, no conditional or load/store P0 elements.
-    emit(ete_packet::trace_info);
-    emit(0x00);
-}
-
-void ete_encoder::emit_context()
-{
-    // No V or C bit: TRCCONFIGR.VMID and .CID are 0, so no VMID or context ID bytes follow.
-    uint8_t info = static_cast<uint8_t>(ctx_.el & 0x3u);
-    if (ctx_.aarch64)
-        info |= ete_packet::context_sf;
-    if (ctx_.ns)
-        info |= ete_packet::context_ns;
-    emit(ete_packet::context);
-    emit(info);
-}
-
-void ete_encoder::emit_address(uint64_t a)
-{
-    // Instruction set 0 (A64) addresses are word aligned: the packet carries A[63:2], seven bits
-    // in each of the first two bytes and eight in each of the other six.
-    emit(ete_packet::address_long_64_is0);
-    emit(static_cast<uint8_t>((a >> 2) & 0x7F));
-    emit(static_cast<uint8_t>((a >> 9) & 0x7F));
-    for (unsigned shift = 16; shift < 64; shift += 8)
-        emit(static_cast<uint8_t>(a >> shift));
-}
-
-void ete_encoder::maybe_resync()
-{
-    if (config_.resync_period == 0 || emitted_ - last_sync_ < config_.resync_period)
-        return;
-    if (!current_) {
-        // A restart point without an address would leave a decoder that starts here with atoms
-        // it cannot place; wait for address() instead.
+    // Room for one call and the flush after it: the core encoder never needs more.
+    uint8_t buf[2 * PMT_ETE_PKT_MAX_CALL_BYTES];
+    pmt_ete_pkt_sink sink{buf, sizeof buf, 0};
+    const uint64_t syncs = enc_.syncs;
+    const pmt_ete_pkt_status st = call(&sink);
+    if (st == PMT_ETE_PKT_NOT_STARTED)
+        return refuse_unstarted(what);
+    if (st != PMT_ETE_PKT_OK) {
+        log_line(config_.log, std::string("ete_encoder: ") + what + " refused (" +
+                                  pmt_ete_pkt_status_name(st) + "): not emitted");
+        return ete_status::bad_argument;
+    }
+    pmt_ete_pkt_flush(&enc_, &sink);
+    if (enc_.syncs != syncs)
+        sync_offsets_.push_back(enc_.last_sync);
+    pending_.insert(pending_.end(), buf, buf + sink.length);
+    // A restart point is due but cannot state where execution continues.
+    if (config_.resync_period != 0 && enc_.on && enc_.current == PMT_ETE_PKT_NO_ADDRESS &&
+        enc_.emitted - enc_.last_sync >= config_.resync_period) {
         if (!resync_waiting_logged_)
             log_line(config_.log, "ete_encoder: re-synchronization postponed until the current "
                                   "address is known (call address())");
         resync_waiting_logged_ = true;
-        return;
+    } else {
+        resync_waiting_logged_ = false;
     }
-    resync_waiting_logged_ = false;
-    emit_async();
-    emit_trace_info();
-    emit_context();
-    emit_address(*current_);
+    return ete_status::ok;
 }
 
 ete_status ete_encoder::refuse_unstarted(const char *what)
@@ -119,87 +105,82 @@ ete_status ete_encoder::start(const ete_context &ctx, uint64_t address)
                                   ", not a 4-byte aligned A64 instruction address: not emitted");
         return ete_status::bad_argument;
     }
-    ctx_ = ctx;
-    current_ = address;
-    started_ = true;
-    emit_async();
-    emit_trace_info();
-    emit(ete_packet::trace_on);
-    emit_context();
-    emit_address(address);
-    return ete_status::ok;
+    const pmt_ete_pkt_context c = core_context(ctx);
+    const ete_status st = run("start()", [&](pmt_ete_pkt_sink *sink) {
+        return pmt_ete_pkt_start(&enc_, sink, &c, address);
+    });
+    if (st == ete_status::ok)
+        ctx_ = ctx;
+    return st;
 }
 
 ete_status ete_encoder::atom(bool taken)
 {
-    if (!started_)
+    if (!enc_.on)
         return refuse_unstarted("atom()");
-    const std::optional<uint64_t> from = current_;
+    const std::optional<uint64_t> from = current_address();
     std::optional<uint64_t> next;
     if (from && program_)
         next = program_(*from, taken);
     if (next && (*next & 0x3))
         next.reset(); // a map that answers an unaligned address does not know the program
-    emit(taken ? ete_packet::atom_f1_e : ete_packet::atom_f1_n);
-    current_ = next;
+    const uint64_t to = next ? *next : PMT_ETE_PKT_NO_ADDRESS;
     if (from && !next)
         log_line(config_.log, "ete_encoder: the program does not say where execution goes after "
                               "the waypoint of the run from " +
                                   hex(*from) + "; the address is unknown until address()");
-    maybe_resync();
+    const ete_status st = run(
+        "atom()", [&](pmt_ete_pkt_sink *sink) { return pmt_ete_pkt_atom(&enc_, sink, taken, to); });
+    if (st != ete_status::ok)
+        return st;
     return next ? ete_status::ok : ete_status::address_unknown;
 }
 
 ete_status ete_encoder::atom(bool taken, uint64_t next_address)
 {
-    if (!started_)
+    if (!enc_.on)
         return refuse_unstarted("atom()");
     if (next_address & 0x3) {
         log_line(config_.log, "ete_encoder: atom() continuing at " + hex(next_address) +
                                   ", not a 4-byte aligned A64 instruction address: not emitted");
         return ete_status::bad_argument;
     }
-    emit(taken ? ete_packet::atom_f1_e : ete_packet::atom_f1_n);
-    current_ = next_address;
-    maybe_resync();
-    return ete_status::ok;
+    return run("atom()", [&](pmt_ete_pkt_sink *sink) {
+        return pmt_ete_pkt_atom(&enc_, sink, taken, next_address);
+    });
 }
 
 ete_status ete_encoder::address(uint64_t a)
 {
-    if (!started_)
+    if (!enc_.on)
         return refuse_unstarted("address()");
     if (a & 0x3) {
         log_line(config_.log, "ete_encoder: address " + hex(a) +
                                   " is not a 4-byte aligned A64 instruction address: not emitted");
         return ete_status::bad_argument;
     }
-    emit_address(a);
-    current_ = a;
-    maybe_resync();
-    return ete_status::ok;
+    return run("address()",
+               [&](pmt_ete_pkt_sink *sink) { return pmt_ete_pkt_address(&enc_, sink, a); });
 }
 
 ete_encoder::position ete_encoder::mark() const
 {
-    return position{emitted_, last_sync_, sync_offsets_.size(), current_, ctx_, started_};
+    return position{
+        enc_.emitted, enc_.last_sync, sync_offsets_.size(), current_address(), ctx_, enc_.on, enc_};
 }
 
 bool ete_encoder::rollback(const position &p)
 {
-    if (p.emitted > emitted_ || emitted_ - p.emitted > pending_.size() ||
+    if (p.emitted > enc_.emitted || enc_.emitted - p.emitted > pending_.size() ||
         p.syncs > sync_offsets_.size()) {
         log_line(config_.log, "ete_encoder: rollback() to a position whose bytes were already "
                               "taken (or that is not from this stream): refused");
         return false;
     }
-    pending_.resize(pending_.size() - static_cast<size_t>(emitted_ - p.emitted));
-    emitted_ = p.emitted;
-    last_sync_ = p.last_sync;
+    pending_.resize(pending_.size() - static_cast<size_t>(enc_.emitted - p.emitted));
     sync_offsets_.resize(p.syncs);
-    current_ = p.current;
+    enc_ = p.state;
     ctx_ = p.ctx;
-    started_ = p.started;
     return true;
 }
 

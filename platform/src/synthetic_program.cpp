@@ -154,6 +154,18 @@ synthetic_trace_stream::synthetic_trace_stream(const synthetic_program &program,
 {
 }
 
+bool synthetic_trace_stream::start_within(size_t budget)
+{
+    const ete_encoder::position before = encoder_.mark();
+    if (encoder_.start(ctx_, program_.base()) != ete_status::ok)
+        return false; // the encoder said why
+    if (encoder_.pending().size() > budget) {
+        encoder_.rollback(before);
+        return false;
+    }
+    return true;
+}
+
 uint64_t synthetic_trace_stream::next(size_t budget, std::vector<uint8_t> &out)
 {
     if (budget > max_budget) {
@@ -162,12 +174,8 @@ uint64_t synthetic_trace_stream::next(size_t budget, std::vector<uint8_t> &out)
                            std::to_string(max_budget));
         budget = max_budget;
     }
-    if (!encoder_.started()) {
-        if (budget < ete_packet::start_size)
-            return 0;
-        if (encoder_.start(ctx_, program_.base()) != ete_status::ok)
-            return 0; // the encoder said why
-    }
+    if (!encoder_.started() && !start_within(budget))
+        return 0;
     uint64_t n = 0;
     // Try an iteration, keep it if it fits: a re-synchronization can fall inside it, so its size
     // is known only once encoded.
@@ -189,8 +197,7 @@ size_t synthetic_trace_stream::run(uint64_t iterations, uint8_t *buf, size_t siz
 {
     if (!buf && size)
         return 0;
-    if (!encoder_.started() &&
-        (size < ete_packet::start_size || encoder_.start(ctx_, program_.base()) != ete_status::ok))
+    if (!encoder_.started() && !start_within(size))
         return 0;
     uint64_t n = 0;
     for (; n < iterations; n++) {

@@ -1,6 +1,7 @@
-// The ETE encoder: packets byte for byte as the ETE specification lays them out (the same
-// encodings as ETMv4 for A-Sync, Trace Info, Trace On, Context, Address and Atom format 1),
-// periodic re-synchronization, and bad calls answered with a status and a log line.
+// The ETE encoder (the C core's, through the platform's wrapper): packets byte for byte as the ETE
+// specification lays them out (the same encodings as ETMv4 for A-Sync, Trace Info, Trace On,
+// Context, Address with Context, Address and Atom format 1), periodic re-synchronization, and
+// bad calls answered with a status and a log line.
 #include <gtest/gtest.h>
 #include <pmtrace/platform/ete_encoder.h>
 
@@ -18,13 +19,14 @@ const bytes async_packet = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80};
 // Trace Info with PLCTL 0: no sections.
 const bytes trace_info_packet = {0x01, 0x00};
 const uint8_t trace_on_packet = 0x04;
-// Context: header 0x81, info byte EL [1:0], SF [4], NS [5]. EL1, AArch64, Non-secure: 0x31.
-const bytes context_el1_ns = {0x81, 0x31};
-// Address, long, 64-bit, IS0: 0x9D, A[8:2], A[15:9], A[23:16], A[31:24] ... A[63:56].
-// 0x4008_0000: A[8:2] = 0, A[15:9] = 0, A[23:16] = 0x08, A[31:24] = 0x40, the rest 0.
-const bytes address_40080000 = {0x9D, 0x00, 0x00, 0x08, 0x40, 0x00, 0x00, 0x00, 0x00};
+// Address with Context, long, 32-bit, IS0 (after Trace Info the address history is 0, so A[63:32]
+// need not be sent): 0x82, A[8:2], A[15:9], A[23:16], A[31:24], then the context info byte.
+const bytes address_context_40080000 = {0x82, 0x00, 0x00, 0x08, 0x40, 0x31};
 // 0x4008_000C: A[8:2] = 3.
-const bytes address_4008000c = {0x9D, 0x03, 0x00, 0x08, 0x40, 0x00, 0x00, 0x00, 0x00};
+const bytes address_context_4008000c = {0x82, 0x03, 0x00, 0x08, 0x40, 0x31};
+// Short Address, IS0, one byte: A[8:2] = 3, the rest as in the newest history entry.
+const bytes short_address_4008000c = {0x95, 0x03};
+constexpr uint64_t start_bytes = 12 + 2 + 1 + 6;
 
 bytes cat(std::initializer_list<bytes> parts)
 {
@@ -56,16 +58,13 @@ bytes take_all(ete_encoder &e)
     return out;
 }
 
-TEST(EteEncoder, StartEmitsASyncTraceInfoTraceOnContextAndLongAddress)
+TEST(EteEncoder, StartEmitsASyncTraceInfoTraceOnAndAddressWithContext)
 {
     ete_encoder e(no_resync());
     ASSERT_EQ(e.start(ete_context{1, true, true}, 0x4008'0000), ete_status::ok);
-    EXPECT_EQ(take_all(e), cat({async_packet,
-                                trace_info_packet,
-                                {trace_on_packet},
-                                context_el1_ns,
-                                address_40080000}));
-    EXPECT_EQ(e.bytes_emitted(), 12u + 2 + 1 + 2 + 9);
+    EXPECT_EQ(take_all(e),
+              cat({async_packet, trace_info_packet, {trace_on_packet}, address_context_40080000}));
+    EXPECT_EQ(e.bytes_emitted(), start_bytes);
     EXPECT_EQ(e.sync_offsets(), std::vector<uint64_t>{0});
 }
 
@@ -83,17 +82,19 @@ TEST(EteEncoder, ContextInfoByteCarriesElSfAndNs)
         {{3, false, true}, 0x13}, // EL3, Secure
         {{1, true, false}, 0x21}, // EL1, Non-secure, AArch32
     };
+    // 0x1000 is within reach of a short address from the cleared history (A[16:2]): a Context
+    // packet, then the short address 0x95 0x80 0x08.
     for (const row &r : rows) {
         ete_encoder e(no_resync());
         ASSERT_EQ(e.start(r.ctx, 0x1000), ete_status::ok);
         const bytes out = take_all(e);
-        ASSERT_EQ(out.size(), 26u);
+        ASSERT_EQ(out.size(), 12u + 2 + 1 + 2 + 3);
         EXPECT_EQ(out[15], 0x81);
         EXPECT_EQ(out[16], r.info) << "EL" << r.ctx.el << " ns=" << r.ctx.ns;
     }
 }
 
-TEST(EteEncoder, LongAddressCarriesBits63To2)
+TEST(EteEncoder, LongAddressCarriesBits63To2WhenTheHighHalfDiffers)
 {
     ete_encoder e(no_resync());
     ASSERT_EQ(e.start(ete_context{}, 0x4008'0000), ete_status::ok);
@@ -123,34 +124,32 @@ TEST(EteEncoder, ResyncAfterThePeriodStatesTheCurrentAddress)
     ete_encoder_config c;
     c.resync_period = 32;
     ete_encoder e(c);
-    ASSERT_EQ(e.start(ete_context{}, 0x4008'0000), ete_status::ok); // bytes 0..25
-    // Six atoms bring the stream to 32 bytes since the A-Sync at 0: the next packet boundary
-    // (right after the sixth) is a restart point for the instruction executed next.
-    for (int i = 0; i < 5; i++)
+    ASSERT_EQ(e.start(ete_context{}, 0x4008'0000), ete_status::ok); // bytes 0..20
+    // Eleven atoms bring the stream to 32 bytes since the A-Sync at 0: the end of the call of the
+    // eleventh is a restart point for the instruction executed next.
+    for (int i = 0; i < 10; i++)
         ASSERT_EQ(e.atom(i % 2 == 1, 0x4008'0000), ete_status::ok);
     ASSERT_EQ(e.atom(false, 0x4008'000C), ete_status::ok);
     const bytes expected = cat({async_packet,
                                 trace_info_packet,
                                 {trace_on_packet},
-                                context_el1_ns,
-                                address_40080000,
-                                {0xF6, 0xF7, 0xF6, 0xF7, 0xF6, 0xF6},
+                                address_context_40080000,
+                                {0xF6, 0xF7, 0xF6, 0xF7, 0xF6, 0xF7, 0xF6, 0xF7, 0xF6, 0xF7, 0xF6},
                                 async_packet,
                                 trace_info_packet,
-                                context_el1_ns,
-                                address_4008000c});
+                                address_context_4008000c});
     EXPECT_EQ(take_all(e), expected);
     EXPECT_EQ(e.sync_offsets(), (std::vector<uint64_t>{0, 32}));
-    // The next one is due 32 bytes after the second A-Sync, at 64: seven atoms after it ends at 57.
-    for (int i = 0; i < 6; i++)
+    // The next one is due 32 bytes after the second A-Sync, at 64: the restart point ends at 52,
+    // twelve atoms after it reach 64.
+    for (int i = 0; i < 11; i++)
         e.atom(true, 0x4008'0000);
     EXPECT_EQ(e.sync_offsets().size(), 2u);
     e.atom(true, 0x4008'0000);
     EXPECT_EQ(e.sync_offsets(), (std::vector<uint64_t>{0, 32, 64}));
-    EXPECT_EQ(take_all(e), cat({bytes(7, 0xF7), async_packet, trace_info_packet, context_el1_ns,
-                                address_40080000}));
+    EXPECT_EQ(take_all(e),
+              cat({bytes(12, 0xF7), async_packet, trace_info_packet, address_context_40080000}));
 }
-
 TEST(EteEncoder, PeriodZeroNeverResynchronizes)
 {
     ete_encoder e(no_resync());
@@ -158,7 +157,7 @@ TEST(EteEncoder, PeriodZeroNeverResynchronizes)
     for (int i = 0; i < 5000; i++)
         e.atom(true, 0x4008'0000);
     EXPECT_EQ(e.sync_offsets().size(), 1u);
-    EXPECT_EQ(e.bytes_emitted(), 26u + 5000);
+    EXPECT_EQ(e.bytes_emitted(), start_bytes + 5000);
 }
 
 TEST(EteEncoder, AtomFollowsTheProgramMap)
@@ -193,9 +192,10 @@ TEST(EteEncoder, UnknownNextAddressPostponesResyncUntilAnAddress)
     bytes head;
     e.take(head);
     ASSERT_EQ(e.address(0x4008'000C), ete_status::ok);
-    // The address packet, then the overdue restart point stating the same address.
-    EXPECT_EQ(take_all(e), cat({address_4008000c, async_packet, trace_info_packet, context_el1_ns,
-                                address_4008000c}));
+    // The address packet (compressed against the start address), then the overdue restart point
+    // stating the same address.
+    EXPECT_EQ(take_all(e), cat({short_address_4008000c, async_packet, trace_info_packet,
+                                address_context_4008000c}));
 }
 
 TEST(EteEncoder, RestartEmitsTraceOnAgain)
@@ -205,9 +205,9 @@ TEST(EteEncoder, RestartEmitsTraceOnAgain)
     e.atom(true, 0x4008'0000);
     ASSERT_EQ(e.start(ete_context{}, 0x4008'000C), ete_status::ok);
     const bytes out = take_all(e);
-    ASSERT_EQ(out.size(), 26u + 1 + 26u);
-    EXPECT_EQ(out[26 + 1 + 14], trace_on_packet);
-    EXPECT_EQ(e.sync_offsets(), (std::vector<uint64_t>{0, 27}));
+    ASSERT_EQ(out.size(), start_bytes + 1 + start_bytes);
+    EXPECT_EQ(out[start_bytes + 1 + 14], trace_on_packet);
+    EXPECT_EQ(e.sync_offsets(), (std::vector<uint64_t>{0, start_bytes + 1}));
 }
 
 TEST(EteEncoder, CallsBeforeStartAreRefusedWithALogLine)
@@ -274,18 +274,17 @@ TEST(EteEncoder, RollbackUndoesPacketsSinceTheMark)
     ete_encoder e(c);
     ASSERT_EQ(e.start(ete_context{}, 0x4008'0000), ete_status::ok);
     const ete_encoder::position p = e.mark();
-    for (int i = 0; i < 10; i++) // crosses a restart point
+    for (int i = 0; i < 11; i++) // crosses a restart point
         e.atom(true, 0x4008'0000);
     ASSERT_EQ(e.sync_offsets().size(), 2u);
     ASSERT_TRUE(e.rollback(p));
-    EXPECT_EQ(e.bytes_emitted(), 26u);
+    EXPECT_EQ(e.bytes_emitted(), start_bytes);
     EXPECT_EQ(e.sync_offsets().size(), 1u);
     e.atom(false, 0x4008'000C);
     EXPECT_EQ(take_all(e), cat({async_packet,
                                 trace_info_packet,
                                 {trace_on_packet},
-                                context_el1_ns,
-                                address_40080000,
+                                address_context_40080000,
                                 {0xF6}}));
 }
 
@@ -301,7 +300,7 @@ TEST(EteEncoder, RollbackPastTakenBytesIsRefused)
     bytes out;
     e.take(out);
     EXPECT_FALSE(e.rollback(p));
-    EXPECT_EQ(e.bytes_emitted(), 27u);
+    EXPECT_EQ(e.bytes_emitted(), start_bytes + 1);
     EXPECT_EQ(log.lines.size(), 1u);
 }
 

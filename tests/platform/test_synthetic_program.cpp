@@ -114,10 +114,10 @@ TEST(SyntheticProgram, NextAddressFollowsTheFirstBranchAtOrAfterTheRunStart)
     EXPECT_EQ(p.next_address(0x4008'0002, true), std::nullopt);
 }
 
-// The start sequence for EL1 Non-secure AArch64 at 0x4008_0000 (see test_ete_encoder.cpp).
-const bytes start_sequence = {0,    0,    0,    0,    0,    0,    0,    0,    0,
-                              0,    0,    0x80, 0x01, 0x00, 0x04, 0x81, 0x31, 0x9D,
-                              0x00, 0x00, 0x08, 0x40, 0x00, 0x00, 0x00, 0x00};
+// The start sequence for EL1 Non-secure AArch64 at 0x4008_0000 (see test_ete_encoder.cpp):
+// A-Sync, Trace Info, Trace On, Address with Context (32-bit form).
+const bytes start_sequence = {0,    0,    0,    0,    0,    0,    0,    0,    0,    0,   0,
+                              0x80, 0x01, 0x00, 0x04, 0x82, 0x00, 0x00, 0x08, 0x40, 0x31};
 
 TEST(SyntheticProgram, TraceOfThreeIterations)
 {
@@ -136,16 +136,16 @@ TEST(SyntheticProgram, TraceForABudgetHoldsWholeIterations)
     ete_encoder_config c;
     c.resync_period = 0;
     const synthetic_program p;
-    // 26 bytes of start sequence, then 2 bytes an iteration: 37 bytes hold 5 iterations.
-    budget_trace t = synthetic_trace_for_budget(p, 37, c);
+    // 21 bytes of start sequence, then 2 bytes an iteration: 32 bytes hold 5 iterations.
+    budget_trace t = synthetic_trace_for_budget(p, 32, c);
     EXPECT_EQ(t.iterations, 5u);
     EXPECT_EQ(t.bytes, synthetic_trace(p, 5, c));
     // Less than the start sequence: nothing.
-    t = synthetic_trace_for_budget(p, 25, c);
+    t = synthetic_trace_for_budget(p, 20, c);
     EXPECT_EQ(t.iterations, 0u);
     EXPECT_TRUE(t.bytes.empty());
     // Exactly the start sequence: the start alone.
-    t = synthetic_trace_for_budget(p, 26, c);
+    t = synthetic_trace_for_budget(p, 21, c);
     EXPECT_EQ(t.iterations, 0u);
     EXPECT_EQ(t.bytes, start_sequence);
 }

@@ -89,7 +89,8 @@ TEST(TraceDecoder, LongTraceDecodesIntoExactlyTheWalkersRanges)
 {
     const synthetic_program p;
     const traced t = encode(p, 1000, 1024);
-    ASSERT_GT(t.sync_offsets.size(), 2u); // 2000 atoms: a restart point about every 1 KiB
+    // 2000 atoms after a 21-byte start: the start's A-Sync and a restart point at 1 KiB.
+    ASSERT_EQ(t.sync_offsets.size(), 2u);
     const decode_result r = decode_ete_trace(t.stream, regs, {p.image()});
     EXPECT_TRUE(r.ok()) << (r.messages.empty() ? "" : r.messages[0]);
     EXPECT_EQ(r.ranges, p.ranges(1000));
@@ -149,9 +150,9 @@ TEST(TraceDecoder, StreamCutInsideAPacketDecodesUpToTheCut)
     const synthetic_program p;
     const traced t = encode(p, 100, 64);
     ASSERT_GE(t.sync_offsets.size(), 2u);
-    // Cut inside the Address packet of the second restart point (A-Sync 12, Trace Info 2,
-    // Context 2, then 4 of the Address packet's 9 bytes).
-    const uint64_t cut = t.sync_offsets[1] + 12 + 2 + 2 + 4;
+    // Cut inside the Address with Context packet of the second restart point (A-Sync 12, Trace
+    // Info 2, then 4 of the packet's 6 bytes).
+    const uint64_t cut = t.sync_offsets[1] + 12 + 2 + 4;
     const bytes head(t.stream.begin(), t.stream.begin() + static_cast<std::ptrdiff_t>(cut));
     const decode_result r = decode_ete_trace(head, regs, {p.image()});
     EXPECT_TRUE(r.ok()) << (r.messages.empty() ? "" : r.messages[0]);

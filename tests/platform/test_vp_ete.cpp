@@ -53,12 +53,13 @@ vp_config ete_vp_config()
 
 // ---- the ETE stream of the loop, from the packet sizes (docs/trace.md) ------------------------
 
-// start(): A-Sync (11 x 0x00, 0x80), Trace Info (2), Trace On (1), Context (2), Address (long,
-// 64-bit IS0: 9). Each waypoint: one Atom format 1 byte. A re-synchronization: A-Sync, Trace
-// Info, Context, Address, emitted after the packet that brings the bytes since the last A-Sync
-// to `period` or more.
-constexpr uint64_t START_BYTES = 12 + 2 + 1 + 2 + 9;
-constexpr uint64_t RESYNC_BYTES = 12 + 2 + 2 + 9;
+// start(): A-Sync (11 x 0x00, 0x80), Trace Info (2), Trace On (1), Address with Context (long,
+// 32-bit IS0, as the program is below 4 GiB and Trace Info cleared the address history: 6). Each
+// waypoint: one Atom format 1 byte (the platform's encoder flushes after every waypoint). A
+// re-synchronization: A-Sync, Trace Info, Address with Context, emitted after the waypoint that
+// brings the bytes since the last A-Sync to `period` or more.
+constexpr uint64_t START_BYTES = 12 + 2 + 1 + 6;
+constexpr uint64_t RESYNC_BYTES = 12 + 2 + 6;
 constexpr uint64_t ASYNC_BYTES = 12;
 
 struct stream_layout {

@@ -1,23 +1,30 @@
-// ete_encoder.h - an Embedded Trace Extension (ETE) packet encoder for an instruction trace of
-// waypoints: the bytes a trace unit hands a Trace Buffer Unit, in the form Linux perf and
-// OpenCSD decode.
+// ete_encoder.h - the ETE packet encoder of the C core (pmtrace/pmt_ete_packet.h) for an
+// instruction trace of waypoints: the bytes a trace unit hands a Trace Buffer Unit, in the form
+// Linux perf and OpenCSD decode. A thin C++ wrapper: one encoder remains, in the C core.
 //
 // A waypoint trace does not list instructions: it says where execution starts (an address), and
 // then for every branch (a waypoint) whether it was taken (an E atom) or not (an N atom); a
 // decoder walks the program image from that address and follows the branches. So the encoder
 // emits, in this order:
 //
-//   start()    A-Sync, Trace Info, Trace On, Context, Address (64-bit IS0, long form)
+//   start()    A-Sync, Trace Info, Trace On, Address with Context (or Context and a shorter
+//              Address: the core encoder picks the shortest address form)
 //   atom()     one Atom format 1 packet per waypoint: 0xF7 taken (E), 0xF6 not taken (N)
 //   address()  an Address packet: where execution continues after a discontinuity (the target of
-//              an indirect branch the last E atom named)
+//              an indirect branch the last E atom named), compressed against the address history
+//
+// The core encoder packs atoms into the densest atom formats; this wrapper flushes it after every
+// call, so each call's bytes are in pending() when it returns and every waypoint is one byte:
+// its producers (synthetic_trace_stream, ete_loop) budget bytes per waypoint and roll back whole
+// iterations (docs/choices.md).
 //
 // A decoder can only start at an A-Sync, and after it needs a Trace Info, the PE context and an
 // address before atoms mean anything. A buffer that wraps keeps only the newest bytes, so the
 // encoder re-synchronizes periodically, as TRCSYNCPR asks a trace unit to: once at least
-// `resync_period` bytes have been emitted since the last A-Sync, at the next packet boundary it
-// emits A-Sync, Trace Info, Context and the Address of the instruction executed next. That is why
-// it tracks the current address: atom() asks the program (a waypoint_map) where execution goes.
+// `resync_period` bytes have been emitted since the last A-Sync, at the end of the call it emits
+// A-Sync, Trace Info, and the context with the address of the instruction executed next. That is
+// why it tracks the current address: atom() asks the program (a waypoint_map) where execution
+// goes.
 //
 // Bad calls (an atom before start(), an address that is not 4-byte aligned, an Exception level
 // above 3) are answered with a status and one log line; nothing is emitted for them.
@@ -25,6 +32,7 @@
 #define PMTRACE_PLATFORM_ETE_ENCODER_H
 
 #include <pmtrace/platform/trace_types.h>
+#include <pmtrace/pmt_ete_packet.h>
 #include <pmtrace/platform/trace_log.h>
 
 #include <cstddef>
@@ -36,7 +44,8 @@
 namespace pmtrace::platform
 {
 
-// Packet headers and lengths (ETE; the same encodings as ETMv4 for these packets).
+// Packet headers and lengths (ETE; the same encodings as ETMv4 for these packets), as this
+// wrapper's configuration emits them (no cycle counting, context ID or VMID).
 namespace ete_packet
 {
 constexpr size_t async_zeros = 11;  // A-Sync: eleven 0x00 bytes ...
@@ -49,13 +58,18 @@ constexpr uint8_t context = 0x81; // + one info byte: EL [1:0], SF [4], NS [5]
 constexpr size_t context_size = 2;
 constexpr uint8_t context_sf = 1u << 4;
 constexpr uint8_t context_ns = 1u << 5;
+constexpr uint8_t address_context_32_is0 = 0x82; // + 4 address bytes + the info byte
+constexpr size_t address_context_32_size = 6;
+constexpr uint8_t address_context_64_is0 = 0x85; // + 8 address bytes + the info byte
+constexpr size_t address_context_64_size = 10;
 constexpr uint8_t address_long_64_is0 = 0x9D; // + 8 bytes: A[8:2], A[15:9], A[23:16] ... A[63:56]
 constexpr size_t address_long_64_size = 9;
 constexpr uint8_t atom_f1_e = 0xF7;
 constexpr uint8_t atom_f1_n = 0xF6;
 constexpr uint8_t ignore = 0x70;
-// The sequence a decoder needs to restart at a sync point.
-constexpr size_t resync_size = async_size + trace_info_size + context_size + address_long_64_size;
+// The most a restart point takes (its address with context in the 64-bit form; 6 bytes fewer
+// when A[63:32] of the address are 0: the 32-bit form).
+constexpr size_t resync_size = async_size + trace_info_size + address_context_64_size;
 constexpr size_t start_size = resync_size + 1; // + Trace On
 } // namespace ete_packet
 
@@ -113,38 +127,31 @@ class ete_encoder
         std::optional<uint64_t> current;
         ete_context ctx;
         bool started = false;
+        pmt_ete_pkt_encoder state{}; // the core encoder's state at the mark
     };
     position mark() const;
     bool rollback(const position &p);
 
-    bool started() const { return started_; }
-    uint64_t bytes_emitted() const { return emitted_; }
+    bool started() const { return enc_.on; }
+    uint64_t bytes_emitted() const { return enc_.emitted; }
     // The address of the next instruction executed, when known.
-    std::optional<uint64_t> current_address() const { return current_; }
+    std::optional<uint64_t> current_address() const;
     // Stream offsets of every A-Sync emitted (start()'s and the periodic ones), in order.
     const std::vector<uint64_t> &sync_offsets() const { return sync_offsets_; }
     // The trace unit registers that describe this stream (for the snapshot and the decoder).
     ete_registers registers() const;
 
   private:
-    void emit(uint8_t byte);
-    void emit_async();
-    void emit_trace_info();
-    void emit_context();
-    void emit_address(uint64_t address);
-    // After a packet: re-synchronize when the period has passed and the address is known.
-    void maybe_resync();
+    // Runs one core encoder call and flushes it into pending_; logs and maps its status.
+    template <typename Call> ete_status run(const char *what, Call call);
     ete_status refuse_unstarted(const char *what);
 
     ete_encoder_config config_;
     waypoint_map program_;
+    pmt_ete_pkt_encoder enc_{};
     std::vector<uint8_t> pending_;
-    uint64_t emitted_ = 0;
-    uint64_t last_sync_ = 0; // offset of the last A-Sync
     std::vector<uint64_t> sync_offsets_;
-    std::optional<uint64_t> current_;
     ete_context ctx_;
-    bool started_ = false;
     bool resync_waiting_logged_ = false;
 };
 

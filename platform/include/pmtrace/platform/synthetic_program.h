@@ -83,7 +83,7 @@ std::vector<uint8_t> synthetic_trace(const synthetic_program &program, uint64_t 
 
 // The same trace in pieces, for a platform that hands the Trace Buffer Unit bytes as it can take
 // them: each next() appends as many whole iterations as fit in `budget` bytes (the first one also
-// the start sequence, ete_packet::start_size bytes; nothing when that does not fit).
+// the start sequence, at most ete_packet::start_size bytes; nothing when that does not fit).
 class synthetic_trace_stream
 {
   public:
@@ -104,6 +104,9 @@ class synthetic_trace_stream
     const ete_encoder &encoder() const { return encoder_; }
 
   private:
+    // The start sequence, kept when it fits in `budget` bytes.
+    bool start_within(size_t budget);
+
     synthetic_program program_;
     ete_context ctx_;
     ete_encoder encoder_;
