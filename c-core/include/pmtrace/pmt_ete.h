@@ -42,21 +42,23 @@ typedef struct pmt_ete_config {
     unsigned num_rs_pairs;   /* resource selector pairs including pair 0 (the fixed FALSE and
                                 TRUE resources): 0 or 2..16 (NUMRSPAIR = n - 1); default 8 */
     /* Trace contents. */
-    bool wfx_p0;           /* TRCIDR2.WFXMODE: WFI, WFIT, WFE, WFET are P0 instructions; default
-                              true */
-    bool cycle_counting;   /* TRCIDR0.TRCCCI: instruction trace cycle counting; default true */
-    unsigned ccitmin;      /* TRCIDR3.CCITMIN: smallest TRCCCCTLR.THRESHOLD, 1..0xFFF; default
-                              4 */
-    unsigned cc_size;      /* TRCIDR2.CCSIZE: the cycle counter is 12 + cc_size bits, 0..8;
-                              default 0 */
-    bool timestamps;       /* TRCIDR0.TSSIZE = 64-bit Global timestamping (else not
-                              implemented); default true */
-    bool return_stack;     /* TRCIDR0.RETSTACK; default false */
-    bool fixed_sync_period; /* TRCIDR3.SYNCPR: TRCSYNCPR is read-only; default false */
-    unsigned sync_period;   /* TRCSYNCPR.PERIOD when fixed_sync_period (8..20); default 8 */
-    bool trace_id;          /* TRCIDR5.TRACEIDSIZE = 7 bits: an external trace interface (AMBA
-                               ATB) with a trace ID exists (else 0b000000, TRCTRACEIDR.TRACEID is
-                               RES0); default true */
+    bool wfx_p0;             /* TRCIDR2.WFXMODE: WFI, WFIT, WFE, WFET are P0 instructions; default
+                                true */
+    bool cycle_counting;     /* TRCIDR0.TRCCCI: instruction trace cycle counting; default true */
+    unsigned ccitmin;        /* TRCIDR3.CCITMIN: smallest TRCCCCTLR.THRESHOLD, 1..0xFFF; default
+                                4 */
+    unsigned cc_size;        /* TRCIDR2.CCSIZE: the cycle counter is 12 + cc_size bits, 0..8;
+                                default 0 */
+    bool timestamps;         /* TRCIDR0.TSSIZE = 64-bit Global timestamping (else not
+                                implemented); default true */
+    bool return_stack;       /* TRCIDR0.RETSTACK; default false */
+    bool branch_broadcast;   /* TRCIDR0.TRCBB, with TRCBBCTLR (needs num_ac_pairs > 0); default
+                                true (Linux's etm4x writes TRCBBCTLR unconditionally) */
+    bool fixed_sync_period;  /* TRCIDR3.SYNCPR: TRCSYNCPR is read-only; default false */
+    unsigned sync_period;    /* TRCSYNCPR.PERIOD when fixed_sync_period (8..20); default 8 */
+    bool trace_id;           /* TRCIDR5.TRACEIDSIZE = 7 bits: an external trace interface (AMBA
+                                ATB) with a trace ID exists (else 0b000000, TRCTRACEIDR.TRACEID is
+                                RES0); default true */
     unsigned num_claim_tags; /* claim tag bits of TRCCLAIMSET/CLR, 0..32; default 4 */
     /* Identification. */
     uint8_t designer; /* TRCIDR1.DESIGNER (as MIDR_EL1.Implementer); default 0x41 (Arm) */

@@ -96,6 +96,7 @@ extern "C" {
     X(TRCEVENTCTL1R, INSTEN, 0, 4) X(TRCEVENTCTL1R, ATB, 11, 1) \
     X(TRCEVENTCTL1R, LPOVERRIDE, 12, 1) X(TRCEVENTCTL1R, OE, 13, 1) \
     X(TRCEVENT, SEL, 0, 5) X(TRCEVENT, TYPE, 7, 1) \
+    X(TRCRSR, EXTIN, 0, 4) X(TRCRSR, EVENT, 8, 4) X(TRCRSR, TA, 12, 1) \
     X(TRCSYNCPR, PERIOD, 0, 5) X(TRCCCCTLR, THRESHOLD, 0, 12) \
     X(TRCBBCTLR, RANGE, 0, 8) X(TRCBBCTLR, MODE, 8, 1) X(TRCTRACEIDR, TRACEID, 0, 7) \
     X(TRCVICTLR, EVENT_SEL, 0, 5) X(TRCVICTLR, EVENT_TYPE, 7, 1) X(TRCVICTLR, SSSTATUS, 9, 1) \
@@ -167,6 +168,7 @@ extern "C" {
     X(TRFCR_EL1,      3, 0,  1,  2, 1) X(TRFCR_EL2,      3, 4,  1,  2, 1) \
     X(TRFCR_EL12,     3, 5,  1,  2, 1) \
     X(TRCPRGCTLR,     2, 1,  0,  1, 0) X(TRCSTATR,       2, 1,  0,  3, 0) \
+    X(TRCRSR,         2, 1,  0, 10, 0) \
     X(TRCCONFIGR,     2, 1,  0,  4, 0) X(TRCAUXCTLR,     2, 1,  0,  6, 0) \
     X(TRCEVENTCTL0R,  2, 1,  0,  8, 0) X(TRCEVENTCTL1R,  2, 1,  0,  9, 0) \
     X(TRCSTALLCTLR,   2, 1,  0, 11, 0) X(TRCTSCTLR,      2, 1,  0, 12, 0) \

@@ -252,8 +252,8 @@ static bool viewinst(pmt_pe *pe, uint64_t addr, bool *started)
     start_stop(pe, addr, &start, &stop);
     bool in_ss = *started || start;
     *started = (*started || start) && !stop;
-    uint64_t ev = pe->st.ete.victlr & (PMT_MASK(TRCVICTLR, EVENT_SEL) |
-                                       PMT_MASK(TRCVICTLR, EVENT_TYPE));
+    uint64_t ev =
+        pe->st.ete.victlr & (PMT_MASK(TRCVICTLR, EVENT_SEL) | PMT_MASK(TRCVICTLR, EVENT_TYPE));
     return in_ss && ete_resource_event(pe, (unsigned)ev, addr) && include_exclude(pe, addr);
 }
 
@@ -308,6 +308,21 @@ bool ete_viewinst_run(pmt_pe *pe, uint64_t start, uint64_t last, uint64_t *run_l
                         (pe->cfg.ete.num_ac_pairs ? PMT_PUT(TRCVICTLR, SSSTATUS, started)
                                                   : PMT_MASK(TRCVICTLR, SSSTATUS));
     return traced;
+}
+
+bool ete_branch_broadcast(pmt_pe *pe, uint64_t addr)
+{
+    const struct pmt_ete_regs *t = &pe->st.ete;
+    if (!pe->cfg.ete.branch_broadcast || !PMT_GET(TRCCONFIGR, BB, t->configr))
+        return false;
+    unsigned range = (unsigned)PMT_GET(TRCBBCTLR, RANGE, t->bbctlr);
+    bool in = false;
+    for (unsigned i = 0; i < pe->cfg.ete.num_ac_pairs; i++)
+        if ((range >> i & 1) && arc_match(pe, i, addr))
+            in = true;
+    /* Include mode: active in the ranges (none with RANGE = 0, the model's choice); Exclude
+     * mode: active outside them (everywhere with RANGE = 0). */
+    return PMT_GET(TRCBBCTLR, MODE, t->bbctlr) ? in : !in;
 }
 
 /* --- Options --- */

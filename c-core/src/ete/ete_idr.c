@@ -27,6 +27,7 @@ static uint64_t idr0(const pmt_pe *pe)
     const pmt_ete_config *e = &pe->cfg.ete;
     bool cci = e->cycle_counting;
     return PMT_PUT(TRCIDR0, RES1, 1) | PMT_PUT(TRCIDR0, TRCCCI, cci) |
+           PMT_PUT(TRCIDR0, TRCBB, e->branch_broadcast) |
            PMT_PUT(TRCIDR0, RETSTACK, e->return_stack) |
            /* NUMEVENT: four ETEEvents (0b11) when there are resource selectors, else none. */
            PMT_PUT(TRCIDR0, NUMEVENT, e->num_rs_pairs ? 3u : 0u) |
@@ -87,7 +88,7 @@ uint64_t ete_devarch(void)
 uint64_t ete_authstatus(const pmt_pe *pe)
 {
     unsigned prohibited = pe->st.pe.ext_invasive_prohibited;
-#define AUTH_(ss) ((prohibited >> (ss) & 1u) ? 2u : 3u)
+#define AUTH_(ss) ((prohibited >> (ss)&1u) ? 2u : 3u)
     uint64_t v = PMT_PUT(TRCAUTHSTATUS, NSNID, 3);
     if (pe->cfg.have_el3)
         v |= PMT_PUT(TRCAUTHSTATUS, SNID, AUTH_(PMT_SS_SECURE));

@@ -10,14 +10,14 @@
 
 /* Resource selector groups (TRCRSCTLR<n>.GROUP). */
 enum ete_rs_group {
-    ETE_RS_EXTIN = 0,  /* External Input Selectors (none implemented) */
-    ETE_RS_PECOMP = 1, /* PE Comparator Inputs (none) */
+    ETE_RS_EXTIN = 0,    /* External Input Selectors (none implemented) */
+    ETE_RS_PECOMP = 1,   /* PE Comparator Inputs (none) */
     ETE_RS_COUNTSEQ = 2, /* Counters and Sequencer (none) */
-    ETE_RS_SSC = 3,    /* Single-shot Comparator Controls (none) */
-    ETE_RS_SAC = 4,    /* Single Address Comparators */
-    ETE_RS_ARC = 5,    /* Address Range Comparators */
-    ETE_RS_CID = 6,    /* Context Identifier Comparators */
-    ETE_RS_VMID = 7    /* Virtual Context Identifier Comparators */
+    ETE_RS_SSC = 3,      /* Single-shot Comparator Controls (none) */
+    ETE_RS_SAC = 4,      /* Single Address Comparators */
+    ETE_RS_ARC = 5,      /* Address Range Comparators */
+    ETE_RS_CID = 6,      /* Context Identifier Comparators */
+    ETE_RS_VMID = 7      /* Virtual Context Identifier Comparators */
 };
 
 /* --- ete_idr.c: TRCIDR<n> and the other identification registers, from the config. --- */
@@ -60,29 +60,33 @@ bool ete_viewinst_run(pmt_pe *pe, uint64_t start, uint64_t last, uint64_t *run_l
  * TRCTSCTLR or TRCEVENTCTL0R) for the instruction at `address` at the current PE state. */
 bool ete_resource_event(pmt_pe *pe, unsigned selector, uint64_t address);
 
+/* Branch broadcasting applies to the branch instruction at `address` (TRCCONFIGR.BB with
+ * TRCBBCTLR's Address Range Comparators, D24.4.15). */
+bool ete_branch_broadcast(pmt_pe *pe, uint64_t address);
+
 /* What the trace unit is programmed to put in its trace (TRCCONFIGR and friends), as it
  * applies at the current PE state. */
 typedef enum ete_timestamp_source {
-    ETE_TS_NONE = 0,       /* TRCCONFIGR.TS = 0 or no Global timestamping */
-    ETE_TS_VIRTUAL,        /* TraceTimeStamp(): TimeStamp_Virtual */
-    ETE_TS_OFFSET_PHYSICAL,/* TimeStamp_OffsetPhysical (needs FEAT_ECV; not reached here) */
-    ETE_TS_PHYSICAL,       /* TimeStamp_Physical */
-    ETE_TS_CORESIGHT       /* TimeStamp_CoreSight (self-hosted trace disabled) */
+    ETE_TS_NONE = 0,        /* TRCCONFIGR.TS = 0 or no Global timestamping */
+    ETE_TS_VIRTUAL,         /* TraceTimeStamp(): TimeStamp_Virtual */
+    ETE_TS_OFFSET_PHYSICAL, /* TimeStamp_OffsetPhysical (needs FEAT_ECV; not reached here) */
+    ETE_TS_PHYSICAL,        /* TimeStamp_Physical */
+    ETE_TS_CORESIGHT        /* TimeStamp_CoreSight (self-hosted trace disabled) */
 } ete_timestamp_source;
 
 typedef struct ete_options {
-    bool context_id;   /* TRCCONFIGR.CID: CONTEXTIDR_EL1 in Context elements */
-    bool vmid;         /* TRCCONFIGR.VMID and TraceContextIDR2(): CONTEXTIDR_EL2 as the Virtual
-                          context identifier (TRCCONFIGR.VMIDOPT is RES1) */
+    bool context_id; /* TRCCONFIGR.CID: CONTEXTIDR_EL1 in Context elements */
+    bool vmid;       /* TRCCONFIGR.VMID and TraceContextIDR2(): CONTEXTIDR_EL2 as the Virtual
+                        context identifier (TRCCONFIGR.VMIDOPT is RES1) */
     ete_timestamp_source timestamp;
-    unsigned ts_event; /* TRCTSCTLR: the resource event selector requesting timestamps */
-    bool cycle_counting;      /* TRCCONFIGR.CCI */
-    unsigned cc_threshold;    /* TRCCCCTLR.THRESHOLD */
-    bool return_stack;        /* TRCCONFIGR.RS */
+    unsigned ts_event;         /* TRCTSCTLR: the resource event selector requesting timestamps */
+    bool cycle_counting;       /* TRCCONFIGR.CCI */
+    unsigned cc_threshold;     /* TRCCCCTLR.THRESHOLD */
+    bool return_stack;         /* TRCCONFIGR.RS */
     unsigned sync_period_log2; /* trace protocol synchronization every 2^n bytes; 0: disabled */
-    unsigned trace_id;        /* TRCTRACEIDR.TRACEID */
-    bool wfx_p0;              /* TRCIDR2.WFXMODE */
-    unsigned event_insten;    /* TRCEVENTCTL1R.INSTEN: Event elements 0..3 enabled */
+    unsigned trace_id;         /* TRCTRACEIDR.TRACEID */
+    bool wfx_p0;               /* TRCIDR2.WFXMODE */
+    unsigned event_insten;     /* TRCEVENTCTL1R.INSTEN: Event elements 0..3 enabled */
 } ete_options;
 void ete_get_options(const pmt_pe *pe, ete_options *out);
 

@@ -114,9 +114,9 @@ static bool present(const pmt_pe *pe, pmt_reg_ref reg)
     case PMT_REG_TRCCCCTLR: return e->cycle_counting;
     case PMT_REG_TRCVIIECTLR:
     case PMT_REG_TRCVISSCTLR: return e->num_ac_pairs > 0;
-    case PMT_REG_TRCSTALLCTLR: /* TRCIDR3.STALLCTL = 0 */
-    case PMT_REG_TRCBBCTLR:    /* TRCIDR0.TRCBB = 0 */
-    case PMT_REG_TRCQCTLR:     /* TRCIDR0.QFILT = 0 */
+    case PMT_REG_TRCBBCTLR: return e->branch_broadcast && e->num_ac_pairs > 0;
+    case PMT_REG_TRCSTALLCTLR:               /* TRCIDR3.STALLCTL = 0 */
+    case PMT_REG_TRCQCTLR:                   /* TRCIDR0.QFILT = 0 */
     case PMT_REG_TRCEXTINSELR: return false; /* TRCIDR5.NUMEXTINSEL = 0 */
     case PMT_REG_TRCCIDCCTLR0: return e->num_cid_comps > 0;
     case PMT_REG_TRCCIDCCTLR1: return e->num_cid_comps > 4;
@@ -177,6 +177,8 @@ static uint64_t configr_mask(const pmt_pe *pe)
         m |= PMT_MASK(TRCCONFIGR, TS);
     if (e->return_stack)
         m |= PMT_MASK(TRCCONFIGR, RS);
+    if (e->branch_broadcast)
+        m |= PMT_MASK(TRCCONFIGR, BB);
     return m;
 }
 
@@ -282,6 +284,8 @@ static uint64_t read_value(const pmt_pe *pe, pmt_reg_ref reg)
     case PMT_REG_TRCSYNCPR: return t->syncpr;
     case PMT_REG_TRCCCCTLR: return t->ccctlr;
     case PMT_REG_TRCTRACEIDR: return t->traceidr;
+    case PMT_REG_TRCRSR: return t->rsr;
+    case PMT_REG_TRCBBCTLR: return t->bbctlr;
     case PMT_REG_TRCVICTLR: return t->victlr;
     case PMT_REG_TRCVIIECTLR: return t->viiectlr;
     case PMT_REG_TRCVISSCTLR: return t->vissctlr;
@@ -399,9 +403,19 @@ static void write_value(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
                    "UNPREDICTABLE, the threshold used is %u",
                    (unsigned)t->ccctlr, e->ccitmin, e->ccitmin);
         break;
-    case PMT_REG_TRCTRACEIDR: t->traceidr = e->trace_id ? v & PMT_MASK(TRCTRACEIDR, TRACEID) : 0;
+    case PMT_REG_TRCTRACEIDR:
+        t->traceidr = e->trace_id ? v & PMT_MASK(TRCTRACEIDR, TRACEID) : 0;
         break;
     case PMT_REG_TRCVICTLR: t->victlr = (v & victlr_mask(pe)) | victlr_res1(pe); break;
+    case PMT_REG_TRCRSR: /* TA; EVENT<m> for the four ETEEvents; no External Input Selectors */
+        t->rsr = v & (PMT_MASK(TRCRSR, TA) | (e->num_rs_pairs ? PMT_MASK(TRCRSR, EVENT) : 0));
+        break;
+    case PMT_REG_TRCBBCTLR:
+        t->bbctlr = v & (PMT_MASK(TRCBBCTLR, MODE) | ((UINT64_C(1) << e->num_ac_pairs) - 1));
+        if (PMT_GET(TRCBBCTLR, MODE, t->bbctlr) && !PMT_GET(TRCBBCTLR, RANGE, t->bbctlr))
+            pe_log(pe, "ETE: TRCBBCTLR.MODE = 1 (Include) with RANGE = 0: CONSTRAINED "
+                       "UNPREDICTABLE, no instruction is in a branch broadcasting region");
+        break;
     case PMT_REG_TRCVIIECTLR: {
         uint64_t pairs = (UINT64_C(1) << e->num_ac_pairs) - 1;
         t->viiectlr = v & (pairs | pairs << PMT_TRCVIIECTLR_EXCLUDE_SHIFT);
@@ -434,7 +448,7 @@ static void write_value(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
                    "only): the comparator does not match",
                    n, (unsigned)PMT_GET(TRCACATR, TYPE, v));
         break;
-    case PMT_REG_TRCCIDCVR: t->cidcvr[n & 7] = v & UINT32_MAX; break; /* CIDSIZE 32 bits */
+    case PMT_REG_TRCCIDCVR: t->cidcvr[n & 7] = v & UINT32_MAX; break;   /* CIDSIZE 32 bits */
     case PMT_REG_TRCVMIDCVR: t->vmidcvr[n & 7] = v & UINT32_MAX; break; /* VMIDSIZE 32 bits */
     case PMT_REG_TRCCLAIMSET: t->claim |= v & read_value(pe, reg); break;
     case PMT_REG_TRCCLAIMCLR: t->claim &= ~v; break;

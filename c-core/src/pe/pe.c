@@ -58,6 +58,7 @@ pmt_pe_config pmt_pe_config_default(void)
     c.ete.cycle_counting = true;
     c.ete.ccitmin = 4;
     c.ete.timestamps = true;
+    c.ete.branch_broadcast = true;
     c.ete.sync_period = 8;
     c.ete.trace_id = true;
     c.ete.num_claim_tags = 4;

@@ -231,6 +231,7 @@ static const char *layout_of(pmt_reg_id id)
     case PMT_REG_TRFCR_EL2: return "TRFCR_EL2";
     case PMT_REG_TRCPRGCTLR: return "TRCPRGCTLR";
     case PMT_REG_TRCSTATR: return "TRCSTATR";
+    case PMT_REG_TRCRSR: return "TRCRSR";
     case PMT_REG_TRCCONFIGR: return "TRCCONFIGR";
     case PMT_REG_TRCEVENTCTL1R: return "TRCEVENTCTL1R";
     case PMT_REG_TRCTSCTLR: return "TRCEVENT";

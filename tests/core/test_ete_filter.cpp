@@ -1,0 +1,1 @@
+#include "ete_fixture.h"
