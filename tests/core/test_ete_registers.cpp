@@ -49,7 +49,7 @@ TEST(EteEncoding, D24_4_FamilyEncodingsRoundTrip)
         unsigned n;
         pmt_sysreg enc;
     } cases[] = {
-        {PMT_REG_TRCRSCTLR, 2, PMT_SYSREG(2, 1, 1, 2, 0)},    // CRm = m[3:0], op2 = 0b00:m[4]
+        {PMT_REG_TRCRSCTLR, 2, PMT_SYSREG(2, 1, 1, 2, 0)}, // CRm = m[3:0], op2 = 0b00:m[4]
         {PMT_REG_TRCRSCTLR, 31, PMT_SYSREG(2, 1, 1, 15, 1)},
         {PMT_REG_TRCACVR, 9, PMT_SYSREG(2, 1, 2, 2, 1)},      // CRm = m[2:0]:0, op2 = 0b00:m[3]
         {PMT_REG_TRCACATR, 9, PMT_SYSREG(2, 1, 2, 2, 3)},     // op2 = 0b01:m[3]
@@ -146,9 +146,9 @@ TEST_F(Ete, D24_4_FeatureRegistersFollowTheConfig)
     cfg.ete.num_vmid_comps = 0;
     make();
     uint64_t v;
-    for (pmt_reg_id id : {PMT_REG_TRCTSCTLR, PMT_REG_TRCCCCTLR, PMT_REG_TRCEVENTCTL0R,
-                          PMT_REG_TRCVIIECTLR, PMT_REG_TRCVISSCTLR, PMT_REG_TRCBBCTLR,
-                          PMT_REG_TRCCIDCCTLR0, PMT_REG_TRCVMIDCCTLR0})
+    for (pmt_reg_id id :
+         {PMT_REG_TRCTSCTLR, PMT_REG_TRCCCCTLR, PMT_REG_TRCEVENTCTL0R, PMT_REG_TRCVIIECTLR,
+          PMT_REG_TRCVISSCTLR, PMT_REG_TRCBBCTLR, PMT_REG_TRCCIDCCTLR0, PMT_REG_TRCVMIDCCTLR0})
         EXPECT_EQ(read(id, &v), PMT_ACCESS_UNDEFINED) << pmt_reg_name(id);
     EXPECT_EQ(read(PMT_REG_TRCRSCTLR, &v, 2), PMT_ACCESS_UNDEFINED);
     EXPECT_EQ(read(PMT_REG_TRCACVR, &v, 0), PMT_ACCESS_UNDEFINED);
@@ -251,8 +251,8 @@ TEST_F(Ete, D24_4_CptrEl3TtaWithoutEl3DoesNotTrap)
 TEST_F(Ete, D24_4_ResetValues)
 {
     make_ete();
-    EXPECT_EQ(rd(PMT_REG_TRCPRGCTLR), 0u); // EN resets to 0 (D24.4.52)
-    EXPECT_EQ(rd(PMT_REG_TRCAUXCTLR), 0u); // resets to 0x00000000 (D24.4.14)
+    EXPECT_EQ(rd(PMT_REG_TRCPRGCTLR), 0u);    // EN resets to 0 (D24.4.52)
+    EXPECT_EQ(rd(PMT_REG_TRCAUXCTLR), 0u);    // resets to 0x00000000 (D24.4.14)
     EXPECT_EQ(rd(PMT_REG_TRCEVENTCTL1R), 0u); // OE resets to 0; the rest UNKNOWN (0)
     // TRCCONFIGR: bit 0 RES1, VMIDOPT RES1 with EL2; UNKNOWN fields 0.
     EXPECT_EQ(rd(PMT_REG_TRCCONFIGR), 0x8001u);
@@ -370,9 +370,9 @@ TEST_F(Ete, D24_4_TrcidrValuesFromTheDefaultConfig)
     EXPECT_EQ(rd(PMT_REG_TRCIDR4), 0x11070004u);
     // TRCIDR5: TRACEIDSIZE 7 bits; no counters, sequencer, External Input Selectors.
     EXPECT_EQ(rd(PMT_REG_TRCIDR5), 0x00070000u);
-    for (pmt_reg_id id : {PMT_REG_TRCIDR6, PMT_REG_TRCIDR7, PMT_REG_TRCIDR8, PMT_REG_TRCIDR9,
-                          PMT_REG_TRCIDR10, PMT_REG_TRCIDR11, PMT_REG_TRCIDR12, PMT_REG_TRCIDR13,
-                          PMT_REG_TRCDEVID})
+    for (pmt_reg_id id :
+         {PMT_REG_TRCIDR6, PMT_REG_TRCIDR7, PMT_REG_TRCIDR8, PMT_REG_TRCIDR9, PMT_REG_TRCIDR10,
+          PMT_REG_TRCIDR11, PMT_REG_TRCIDR12, PMT_REG_TRCIDR13, PMT_REG_TRCDEVID})
         EXPECT_EQ(rd(id), 0u) << pmt_reg_name(id);
     // TRCDEVARCH: ARCHITECT 0x23B, PRESENT, REVISION 0, ARCHVER 5, ARCHPART 0xA13.
     EXPECT_EQ(rd(PMT_REG_TRCDEVARCH), 0x47705A13u);
@@ -555,11 +555,11 @@ TEST_F(Ete, ReservedValuesAreLogged)
 {
     make_ete();
     log_lines.clear();
-    wr(PMT_REG_TRCSYNCPR, 3);      // reserved PERIOD
-    wr(PMT_REG_TRCCCCTLR, 1);      // below CCITMIN
-    wr(PMT_REG_TRCACATR, 1, 0);    // TYPE data address
+    wr(PMT_REG_TRCSYNCPR, 3);          // reserved PERIOD
+    wr(PMT_REG_TRCCCCTLR, 1);          // below CCITMIN
+    wr(PMT_REG_TRCACATR, 1, 0);        // TYPE data address
     wr(PMT_REG_TRCRSCTLR, 0x80000, 2); // GROUP 8
-    wr(PMT_REG_TRCBBCTLR, 0x100);  // Include mode with no range
+    wr(PMT_REG_TRCBBCTLR, 0x100);      // Include mode with no range
     EXPECT_EQ(log_lines.size(), 5u);
 }
 
