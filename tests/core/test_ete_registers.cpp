@@ -113,6 +113,23 @@ TEST_F(Ete, IdAa64dfr0TraceVerAndTraceFilt)
     EXPECT_EQ(read(PMT_REG_TRBLIMITR_EL1, &v), PMT_ACCESS_NOT_MINE);
 }
 
+// FEAT_TRF with ETE alone: MDCR_EL2.TTRF and MDCR_EL3.TTRF trap TRFCR_EL1 (D24.4.74).
+TEST_F(Ete, D24_4_74_TrfcrTrapsWithoutATraceBufferUnit)
+{
+    make_ete();
+    wr(PMT_REG_MDCR_EL2, rd(PMT_REG_MDCR_EL2) | PMT_MASK(MDCR_EL2, TTRF));
+    at(1);
+    uint64_t v;
+    EXPECT_EQ(read(PMT_REG_TRFCR_EL1, &v), PMT_ACCESS_TRAP_EL2);
+    at(2);
+    wr(PMT_REG_MDCR_EL2, rd(PMT_REG_MDCR_EL2) & ~PMT_MASK(MDCR_EL2, TTRF));
+    wr_high(PMT_REG_MDCR_EL3, PMT_MASK(MDCR_EL3, TTRF));
+    EXPECT_EQ(read(PMT_REG_TRFCR_EL2, &v), PMT_ACCESS_TRAP_EL3);
+    // MDCR_EL2.E2TB stays RES0 without FEAT_TRBE.
+    wr(PMT_REG_MDCR_EL2, rd(PMT_REG_MDCR_EL2) | PMT_MASK(MDCR_EL2, E2TB));
+    EXPECT_EQ(rd(PMT_REG_MDCR_EL2) & PMT_MASK(MDCR_EL2, E2TB), 0u);
+}
+
 // "This register is present only when ..." of each register with a condition.
 TEST_F(Ete, D24_4_PresentOnlyWithTheirFeatures)
 {

@@ -82,18 +82,26 @@ bool ete_exlevel_traced(const pmt_pe *pe)
 
 /* --- Comparators --- */
 
-/* Context Identifier Comparator n (TRCCIDCVR<n> with the byte masks of TRCCIDCCTLR0/1). */
-static bool cid_match(const pmt_pe *pe, unsigned n)
+/* Comparator n of a Context or Virtual Context Identifier Comparator bank: the value register
+ * against the PE's identifier, ignoring the bytes whose COMP<n> bits are set in the control
+ * registers (four comparators per register, one byte of mask bits each). */
+static bool ctx_comparator(const uint64_t *values, const uint64_t *ctlr, unsigned n,
+                           uint32_t actual)
 {
-    const struct pmt_ete_regs *t = &pe->st.ete;
-    if (n >= pe->cfg.ete.num_cid_comps)
-        return false;
-    unsigned ignore = (unsigned)(t->cidcctlr[n / 4] >> (8 * (n % 4))) & 0xFu;
+    unsigned ignore = (unsigned)(ctlr[n / 4] >> (8 * (n % 4))) & 0xFu;
     uint32_t mask = 0;
     for (unsigned b = 0; b < 4; b++)
         if (!(ignore >> b & 1))
             mask |= 0xFFu << (8 * b);
-    return ((t->cidcvr[n] ^ t->contextidr_el1) & mask) == 0;
+    return ((values[n] ^ actual) & mask) == 0;
+}
+
+/* Context Identifier Comparator n: TRCCIDCVR<n>, TRCCIDCCTLR0/1, CONTEXTIDR_EL1. */
+static bool cid_match(const pmt_pe *pe, unsigned n)
+{
+    const struct pmt_ete_regs *t = &pe->st.ete;
+    return n < pe->cfg.ete.num_cid_comps &&
+           ctx_comparator(t->cidcvr, t->cidcctlr, n, t->contextidr_el1);
 }
 
 /* Virtual Context Identifier Comparator n: CONTEXTIDR_EL2 is the Virtual context identifier
@@ -101,14 +109,8 @@ static bool cid_match(const pmt_pe *pe, unsigned n)
 static bool vmid_match(const pmt_pe *pe, unsigned n)
 {
     const struct pmt_ete_regs *t = &pe->st.ete;
-    if (!pe->cfg.have_el2 || n >= pe->cfg.ete.num_vmid_comps)
-        return false;
-    unsigned ignore = (unsigned)(t->vmidcctlr[n / 4] >> (8 * (n % 4))) & 0xFu;
-    uint32_t mask = 0;
-    for (unsigned b = 0; b < 4; b++)
-        if (!(ignore >> b & 1))
-            mask |= 0xFFu << (8 * b);
-    return ((t->vmidcvr[n] ^ t->contextidr_el2) & mask) == 0;
+    return pe->cfg.have_el2 && n < pe->cfg.ete.num_vmid_comps &&
+           ctx_comparator(t->vmidcvr, t->vmidcctlr, n, t->contextidr_el2);
 }
 
 /* The conditions of TRCACATR<n> other than the address: TYPE (instruction address), the
