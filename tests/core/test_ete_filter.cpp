@@ -452,6 +452,23 @@ TEST_F(EteFilter, ViewInstRunAtTheTopOfTheAddressSpace)
     EXPECT_EQ(runs(top - 16, top), expect);
 }
 
+TEST_F(EteFilter, AnEmptyRangeIsNotTraced)
+{
+    start();
+    uint64_t end = 0;
+    EXPECT_FALSE(ete_viewinst_run(pe, 0x1010, 0x1000, &end));
+    EXPECT_EQ(end, 0x1000u);
+}
+
+TEST_F(EteFilter, NoTraceUnitNothingActive)
+{
+    make(); // feat_ete off
+    at(1);
+    EXPECT_FALSE(ete_active(pe));
+    EXPECT_FALSE(ete_trace_allowed(pe));
+    EXPECT_FALSE(ete_active(nullptr));
+}
+
 TEST_F(EteFilter, NothingTracedWhileDisabled)
 {
     start();
