@@ -72,6 +72,7 @@ struct pmt_trbe_regs {
 struct pmt_ete_regs {
     uint64_t prgctlr, configr, auxctlr, eventctl0r, eventctl1r, tsctlr, syncpr, ccctlr, traceidr;
     uint64_t rsr, bbctlr;
+    uint64_t extinselr[4]; /* TRCEXTINSELR<n>.evtCount */
     uint64_t victlr, viiectlr, vissctlr;
     uint64_t cidcctlr[2], vmidcctlr[2];
     uint64_t claim;      /* the claim tag bits set */

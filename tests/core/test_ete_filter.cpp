@@ -205,8 +205,8 @@ TEST_F(EteFilter, D24_4_67_RealmTracedWhenRlEqualsNs)
 TEST_F(EteFilter, D24_4_54_ResourcesZeroAndOneAreFalseAndTrue)
 {
     start();
-    EXPECT_TRUE(ete_resource_event(pe, 1, 0x1000));
-    EXPECT_FALSE(ete_resource_event(pe, 0, 0x1000));
+    EXPECT_TRUE(ete_resource_event(pe, 1, 0x1000, 0));
+    EXPECT_FALSE(ete_resource_event(pe, 0, 0x1000, 0));
     // TRCVICTLR.EVENT selecting resource 0: nothing traced.
     at(2);
     disable();
@@ -223,15 +223,15 @@ TEST_F(EteFilter, D24_4_54_ContextIdComparatorWithByteMask)
         wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 6) | 1, 2); // CID comparator 0
     });
     ete_set_context(pe, 0x12345678, 0);
-    EXPECT_TRUE(ete_resource_event(pe, 2, 0));
+    EXPECT_TRUE(ete_resource_event(pe, 2, 0, 0));
     ete_set_context(pe, 0x123456FF, 0);
-    EXPECT_FALSE(ete_resource_event(pe, 2, 0));
+    EXPECT_FALSE(ete_resource_event(pe, 2, 0, 0));
     // TRCCIDCCTLR0.COMP0[0] = 1: byte 0 is ignored.
     at(2);
     disable();
     wr(PMT_REG_TRCCIDCCTLR0, 1);
     at(1);
-    EXPECT_TRUE(ete_resource_event(pe, 2, 0));
+    EXPECT_TRUE(ete_resource_event(pe, 2, 0, 0));
 }
 
 TEST_F(EteFilter, D24_4_54_VmidComparatorComparesContextidrEl2)
@@ -241,9 +241,9 @@ TEST_F(EteFilter, D24_4_54_VmidComparatorComparesContextidrEl2)
         wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 7) | 1, 3);
     });
     ete_set_context(pe, 0xC2, 0x1);
-    EXPECT_FALSE(ete_resource_event(pe, 3, 0));
+    EXPECT_FALSE(ete_resource_event(pe, 3, 0, 0));
     ete_set_context(pe, 0x1, 0xC2);
-    EXPECT_TRUE(ete_resource_event(pe, 3, 0));
+    EXPECT_TRUE(ete_resource_event(pe, 3, 0, 0));
 }
 
 TEST_F(EteFilter, D24_4_54_InvAndPairCombinations)
@@ -264,22 +264,37 @@ TEST_F(EteFilter, D24_4_54_InvAndPairCombinations)
     const uint64_t INV = PMT_MASK(TRCRSCTLR, INV), PAIRINV = PMT_MASK(TRCRSCTLR, PAIRINV);
     // (A.PAIRINV, A.INV, B.INV) with A = TRUE, B = FALSE, from the table of D24.4.54:
     prog(0, 0); // A and B
-    EXPECT_FALSE(ete_resource_event(pe, pair1, 0));
+    EXPECT_FALSE(ete_resource_event(pe, pair1, 0, 0));
     prog(INV, 0); // not(A) and B
-    EXPECT_FALSE(ete_resource_event(pe, pair1, 0));
+    EXPECT_FALSE(ete_resource_event(pe, pair1, 0, 0));
     prog(INV, INV); // not(A) and not(B)
-    EXPECT_FALSE(ete_resource_event(pe, pair1, 0));
+    EXPECT_FALSE(ete_resource_event(pe, pair1, 0, 0));
     prog(PAIRINV, 0); // not(A) or not(B)
-    EXPECT_TRUE(ete_resource_event(pe, pair1, 0));
+    EXPECT_TRUE(ete_resource_event(pe, pair1, 0, 0));
     prog(PAIRINV, INV); // not(A) or B
-    EXPECT_FALSE(ete_resource_event(pe, pair1, 0));
+    EXPECT_FALSE(ete_resource_event(pe, pair1, 0, 0));
     prog(PAIRINV | INV, INV); // A or B
-    EXPECT_TRUE(ete_resource_event(pe, pair1, 0));
+    EXPECT_TRUE(ete_resource_event(pe, pair1, 0, 0));
     // A single selector with INV.
     prog(INV, 0);
-    EXPECT_FALSE(ete_resource_event(pe, 2, 0));
+    EXPECT_FALSE(ete_resource_event(pe, 2, 0, 0));
     // Pair 0 is UNPREDICTABLE: the model's choice is FALSE.
-    EXPECT_FALSE(ete_resource_event(pe, PMT_MASK(TRCEVENT, TYPE), 0));
+    EXPECT_FALSE(ete_resource_event(pe, PMT_MASK(TRCEVENT, TYPE), 0, 0));
+}
+
+TEST_F(EteFilter, D24_4_30_ExternalInputsArePmuEvents)
+{
+    start(0, [&] {
+        wr(PMT_REG_TRCEXTINSELR, PMT_EV_PMU_OVFS, 1);
+        wr(PMT_REG_TRCEXTINSELR, PMT_EV_PMU_HOVFS, 3);
+        wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 0) | 0x2, 2); // EXTIN[1]
+    });
+    EXPECT_EQ(ete_extin_selected(pe, PMT_EV_PMU_OVFS), 0x2u);
+    EXPECT_EQ(ete_extin_selected(pe, PMT_EV_PMU_HOVFS), 0x8u);
+    EXPECT_EQ(ete_extin_selected(pe, PMT_EV_CPU_CYCLES), 0u);
+    EXPECT_TRUE(ete_resource_event(pe, 2, 0, ete_extin_selected(pe, PMT_EV_PMU_OVFS)));
+    EXPECT_FALSE(ete_resource_event(pe, 2, 0, ete_extin_selected(pe, PMT_EV_PMU_HOVFS)));
+    EXPECT_FALSE(ete_resource_event(pe, 2, 0, 0)); // no event now
 }
 
 TEST_F(EteFilter, D24_4_54_AddressComparatorResources)
@@ -292,11 +307,11 @@ TEST_F(EteFilter, D24_4_54_AddressComparatorResources)
         wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 4) | 0x2, 2); // SAC 1
         wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 5) | 0x2, 3); // ARC 1
     });
-    EXPECT_TRUE(ete_resource_event(pe, 2, 0x2010));
-    EXPECT_FALSE(ete_resource_event(pe, 2, 0x2000));
-    EXPECT_TRUE(ete_resource_event(pe, 3, 0x3000));
-    EXPECT_TRUE(ete_resource_event(pe, 3, 0x3FFC));
-    EXPECT_FALSE(ete_resource_event(pe, 3, 0x4000));
+    EXPECT_TRUE(ete_resource_event(pe, 2, 0x2010, 0));
+    EXPECT_FALSE(ete_resource_event(pe, 2, 0x2000, 0));
+    EXPECT_TRUE(ete_resource_event(pe, 3, 0x3000, 0));
+    EXPECT_TRUE(ete_resource_event(pe, 3, 0x3FFC, 0));
+    EXPECT_FALSE(ete_resource_event(pe, 3, 0x4000, 0));
 }
 
 TEST_F(EteFilter, D24_4_67_ViewInstEventSelectsAResource)

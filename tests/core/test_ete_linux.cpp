@@ -146,7 +146,9 @@ class EteLinux : public EteTest
         w(PMT_REG_TRCVICTLR, vinst_ctrl);
         w(PMT_REG_TRCVIIECTLR, 0);
         w(PMT_REG_TRCVISSCTLR, 0);
-        ASSERT_EQ(d.nr_pe_cmp + d.nrseqstate + d.numextinsel + d.nr_cntr + d.nr_ss_cmp, 0u);
+        ASSERT_EQ(d.nr_pe_cmp + d.nrseqstate + d.nr_cntr + d.nr_ss_cmp, 0u);
+        if (d.numextinsel)
+            w(PMT_REG_TRCEXTINSELR, 0); // config->ext_inp, to TRCEXTINSELR (= TRCEXTINSELR0)
         for (unsigned i = 2; i < d.nr_resource * 2; i++)
             w(PMT_REG_TRCRSCTLR, 0, i);
         for (unsigned i = 0; i < d.nr_addr_cmp * 2; i++) {
@@ -211,6 +213,8 @@ TEST_F(EteLinux, ProbeReadsWhatTheModelImplements)
     EXPECT_EQ(d.numcidc, 1u);
     EXPECT_EQ(d.numvmidc, 1u);
     EXPECT_EQ(d.trcid_size, 7u);
+    EXPECT_EQ(d.numextinsel, 4u);
+    EXPECT_EQ(d.nr_ext_inp, 0x1FFu);
     EXPECT_EQ(d.nr_cntr, 0u);
     EXPECT_EQ(d.trfcr, TRFCR_TS_VIRTUAL | TRFCR_E1TRE | TRFCR_E0TRE);
     EXPECT_EQ(rd(PMT_REG_TRCCLAIMCLR), 0u);

@@ -31,6 +31,7 @@ const std::vector<std::pair<pmt_reg_id, unsigned>> all_regs = {
     {PMT_REG_TRCAUTHSTATUS, 0}, {PMT_REG_TRCRSCTLR, 2},     {PMT_REG_TRCRSCTLR, 15},
     {PMT_REG_TRCACVR, 0},       {PMT_REG_TRCACVR, 7},       {PMT_REG_TRCACATR, 0},
     {PMT_REG_TRCACATR, 7},      {PMT_REG_TRCCIDCVR, 0},     {PMT_REG_TRCVMIDCVR, 0},
+    {PMT_REG_TRCEXTINSELR, 0},  {PMT_REG_TRCEXTINSELR, 3},
 };
 
 bool is_read_only(pmt_reg_id id)
@@ -135,10 +136,9 @@ TEST_F(Ete, D24_4_PresentOnlyWithTheirFeatures)
 {
     make_ete();
     uint64_t v;
-    // Not implemented: stalling, Q elements, External Input Selectors.
+    // Not implemented: stalling, Q elements.
     EXPECT_EQ(read(PMT_REG_TRCSTALLCTLR, &v), PMT_ACCESS_UNDEFINED);
     EXPECT_EQ(read(PMT_REG_TRCQCTLR, &v), PMT_ACCESS_UNDEFINED);
-    EXPECT_EQ(read(PMT_REG_TRCEXTINSELR, &v, 0), PMT_ACCESS_UNDEFINED);
     // Beyond the configured comparators and selectors.
     EXPECT_EQ(read(PMT_REG_TRCACVR, &v, 8), PMT_ACCESS_UNDEFINED); // 4 pairs: 0..7
     EXPECT_EQ(read(PMT_REG_TRCACATR, &v, 8), PMT_ACCESS_UNDEFINED);
@@ -157,6 +157,7 @@ TEST_F(Ete, D24_4_FeatureRegistersFollowTheConfig)
     cfg.ete.timestamps = false;     // TRCTSCTLR: TRCIDR0.TSSIZE != 0
     cfg.ete.cycle_counting = false; // TRCCCCTLR: TRCIDR0.TRCCCI
     cfg.ete.num_rs_pairs = 0;       // TRCEVENTCTL0R: NUMRSPAIR != 0
+    cfg.ete.num_ext_in_sel = 0;     // TRCEXTINSELR<n>: n < NUMEXTINSEL
     cfg.ete.num_ac_pairs = 0;       // TRCVIIECTLR, TRCVISSCTLR, TRCBBCTLR: NUMACPAIRS > 0
     cfg.ete.num_cid_comps = 0;      // TRCCIDCCTLR0: NUMCIDC > 0
     cfg.have_el2 = false;           // TRCVMIDCCTLR0: VMIDSIZE > 0 needs EL2
@@ -169,6 +170,7 @@ TEST_F(Ete, D24_4_FeatureRegistersFollowTheConfig)
         EXPECT_EQ(read(id, &v), PMT_ACCESS_UNDEFINED) << pmt_reg_name(id);
     EXPECT_EQ(read(PMT_REG_TRCRSCTLR, &v, 2), PMT_ACCESS_UNDEFINED);
     EXPECT_EQ(read(PMT_REG_TRCACVR, &v, 0), PMT_ACCESS_UNDEFINED);
+    EXPECT_EQ(read(PMT_REG_TRCEXTINSELR, &v, 0), PMT_ACCESS_UNDEFINED);
     // TRCVICTLR.SSSTATUS is RES1 with NUMACPAIRS and NUMPC 0; EVENT is RES0 without selectors.
     EXPECT_EQ(rd(PMT_REG_TRCVICTLR), PMT_MASK(TRCVICTLR, SSSTATUS));
     wr(PMT_REG_TRCVICTLR, 0);
@@ -310,7 +312,8 @@ TEST_F(Ete, D24_4_WriteMasks)
         {PMT_REG_TRCAUXCTLR, 0, 0xFFFFFFFF},
         {PMT_REG_TRCEVENTCTL0R, 0, 0x9F9F9F9F}, // four events: SEL[4:0], TYPE
         {PMT_REG_TRCEVENTCTL1R, 0, 0xF},        // INSTEN[3:0]; ATB, LPOVERRIDE, OE RES0
-        {PMT_REG_TRCRSR, 0, 0x1F00},            // TA, EVENT[3:0]; EXTIN RES0
+        {PMT_REG_TRCRSR, 0, 0x1F0F},            // TA, EVENT[3:0], EXTIN[3:0]
+        {PMT_REG_TRCEXTINSELR, 2, 0xFFFF},      // evtCount
         {PMT_REG_TRCTSCTLR, 0, 0x9F},
         {PMT_REG_TRCCCCTLR, 0, 0xFFF},
         {PMT_REG_TRCBBCTLR, 0, 0x10F}, // MODE, RANGE[3:0]
@@ -341,8 +344,10 @@ TEST_F(Ete, D24_4_WriteMasks)
     EXPECT_EQ(rd(PMT_REG_TRCRSCTLR, 5), 0x0015000Fu);
     wr(PMT_REG_TRCRSCTLR, 0x0006FFFF, 6); // Context comparator 0
     EXPECT_EQ(rd(PMT_REG_TRCRSCTLR, 6), 0x00060001u);
-    wr(PMT_REG_TRCRSCTLR, 0x0000FFFF, 7); // External Input Selectors: none
-    EXPECT_EQ(rd(PMT_REG_TRCRSCTLR, 7), 0u);
+    wr(PMT_REG_TRCRSCTLR, 0x0000FFFF, 7); // External Input Selectors 0..3
+    EXPECT_EQ(rd(PMT_REG_TRCRSCTLR, 7), 0xFu);
+    wr(PMT_REG_TRCRSCTLR, 0x0001FFFF, 8); // PE Comparator Inputs: none
+    EXPECT_EQ(rd(PMT_REG_TRCRSCTLR, 8), 0x10000u);
 }
 
 TEST_F(Ete, D24_4_VictlrRealmFiltersWithRme)
@@ -385,8 +390,9 @@ TEST_F(Ete, D24_4_TrcidrValuesFromTheDefaultConfig)
     EXPECT_EQ(rd(PMT_REG_TRCIDR3), 0x017B0004u);
     // TRCIDR4: NUMVMIDC 1, NUMCIDC 1, NUMRSPAIR 7 (8 pairs), NUMACPAIRS 4.
     EXPECT_EQ(rd(PMT_REG_TRCIDR4), 0x11070004u);
-    // TRCIDR5: TRACEIDSIZE 7 bits; no counters, sequencer, External Input Selectors.
-    EXPECT_EQ(rd(PMT_REG_TRCIDR5), 0x00070000u);
+    // TRCIDR5: TRACEIDSIZE 7 bits; NUMEXTINSEL 4; NUMEXTIN 0x1FF (unified PMU event
+    // selection); no counters, sequencer.
+    EXPECT_EQ(rd(PMT_REG_TRCIDR5), 0x000709FFu);
     for (pmt_reg_id id :
          {PMT_REG_TRCIDR6, PMT_REG_TRCIDR7, PMT_REG_TRCIDR8, PMT_REG_TRCIDR9, PMT_REG_TRCIDR10,
           PMT_REG_TRCIDR11, PMT_REG_TRCIDR12, PMT_REG_TRCIDR13, PMT_REG_TRCDEVID})
@@ -418,7 +424,7 @@ TEST_F(Ete, D24_4_TrcidrValuesFollowTheOptions)
     EXPECT_EQ(rd(PMT_REG_TRCIDR2), 0x50001088u); // CCSIZE 8, no WFXMODE
     EXPECT_EQ(rd(PMT_REG_TRCIDR3), 0x017B0100u);
     EXPECT_EQ(rd(PMT_REG_TRCIDR4), 0x280F0008u); // NUMVMIDC 2, NUMCIDC 8, NUMRSPAIR 15, 8 pairs
-    EXPECT_EQ(rd(PMT_REG_TRCIDR5), 0u);
+    EXPECT_EQ(rd(PMT_REG_TRCIDR5), 0x9FFu);
     uint64_t v;
     EXPECT_EQ(read(PMT_REG_TRCBBCTLR, &v), PMT_ACCESS_UNDEFINED);
     wr(PMT_REG_TRCTRACEIDR, 0x7F); // RES0 without a trace ID
@@ -431,6 +437,7 @@ TEST_F(Ete, D24_4_TrcidrWithoutCycleCountingOrTimestamps)
     cfg.ete.cycle_counting = false;
     cfg.ete.timestamps = false;
     cfg.ete.num_rs_pairs = 0;
+    cfg.ete.num_ext_in_sel = 0;
     make();
     // COMMOPT RAZ without TRCCCI, NUMEVENT 0 without selectors, TSSIZE 0.
     EXPECT_EQ(rd(PMT_REG_TRCIDR0), 0x21u);
@@ -473,6 +480,8 @@ TEST_F(Ete, BadConfigsAreRefused)
         e.sync_period = 7;
     }));
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_claim_tags = 33; }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_ext_in_sel = 5; }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_rs_pairs = 0; })); // with 4 selectors
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.busy_write = (pmt_ete_busy_write)2; }));
 }
 

@@ -31,6 +31,7 @@ typedef enum pmt_ete_busy_write {
 #define PMT_ETE_MAX_CTX_COMPS  8  /* TRCIDR4.NUMCIDC, TRCIDR4.NUMVMIDC */
 #define PMT_ETE_MAX_RS_PAIRS   16 /* TRCIDR4.NUMRSPAIR + 1 */
 #define PMT_ETE_MAX_CLAIM_TAGS 32
+#define PMT_ETE_MAX_EXT_IN_SEL 4 /* TRCIDR5.NUMEXTINSEL */
 
 typedef struct pmt_ete_config {
     bool feat_ete; /* FEAT_ETE with System register access (FEAT_TRC_SR); default false */
@@ -41,6 +42,9 @@ typedef struct pmt_ete_config {
                                 without EL2; default 1 */
     unsigned num_rs_pairs;   /* resource selector pairs including pair 0 (the fixed FALSE and
                                 TRUE resources): 0 or 2..16 (NUMRSPAIR = n - 1); default 8 */
+    unsigned num_ext_in_sel; /* External Input Selectors TRCEXTINSELR<n>, 0..4, which select PMU
+                                events (TRCIDR5.NUMEXTINSEL; NUMEXTIN = 0x1FF, unified PMU event
+                                selection, when not 0); needs resource selectors; default 4 */
     /* Trace contents. */
     bool wfx_p0;             /* TRCIDR2.WFXMODE: WFI, WFIT, WFE, WFET are P0 instructions; default
                                 true */

@@ -150,13 +150,14 @@ static bool arc_match(const pmt_pe *pe, unsigned n, uint64_t addr)
 /* --- Resources --- */
 
 /* The selected resources of TRCRSCTLR<n>, before INV. */
-static bool selector_raw(const pmt_pe *pe, unsigned n, uint64_t addr)
+static bool selector_raw(const pmt_pe *pe, unsigned n, uint64_t addr, unsigned extin)
 {
     uint64_t r = pe->st.ete.rsctlr[n];
     uint64_t sel = PMT_GET(TRCRSCTLR, SELECT, r);
     unsigned count;
     bool (*cmp_ctx)(const pmt_pe *, unsigned) = NULL;
     switch ((unsigned)PMT_GET(TRCRSCTLR, GROUP, r)) {
+    case ETE_RS_EXTIN: return (sel & extin) != 0;
     case ETE_RS_SAC:
         for (unsigned i = 0; i < 2 * pe->cfg.ete.num_ac_pairs; i++)
             if ((sel >> i & 1) && sac_match(pe, i, addr))
@@ -175,7 +176,7 @@ static bool selector_raw(const pmt_pe *pe, unsigned n, uint64_t addr)
         cmp_ctx = vmid_match;
         count = pe->cfg.ete.num_vmid_comps;
         break;
-    default: return false; /* groups with no resources implemented, reserved groups */
+    default: return false; /* PE comparators, counters, sequencer, SSCs: none; reserved */
     }
     for (unsigned i = 0; i < count; i++)
         if ((sel >> i & 1) && cmp_ctx(pe, i))
@@ -184,29 +185,38 @@ static bool selector_raw(const pmt_pe *pe, unsigned n, uint64_t addr)
 }
 
 /* Resource selector n: 0 is FALSE and 1 is TRUE (fixed); 2..31 per TRCRSCTLR<n>. */
-static bool selector(const pmt_pe *pe, unsigned n, uint64_t addr)
+static bool selector(const pmt_pe *pe, unsigned n, uint64_t addr, unsigned extin)
 {
     if (n < 2)
         return n == 1;
     if (n >= 2 * pe->cfg.ete.num_rs_pairs)
         return false; /* unimplemented: UNPREDICTABLE, the model's choice is FALSE */
-    return selector_raw(pe, n, addr) != (bool)PMT_GET(TRCRSCTLR, INV, pe->st.ete.rsctlr[n]);
+    return selector_raw(pe, n, addr, extin) != (bool)PMT_GET(TRCRSCTLR, INV, pe->st.ete.rsctlr[n]);
 }
 
-bool ete_resource_event(pmt_pe *pe, unsigned sel_field, uint64_t addr)
+unsigned ete_extin_selected(const pmt_pe *pe, uint16_t event)
+{
+    unsigned m = 0;
+    for (unsigned i = 0; i < pe->cfg.ete.num_ext_in_sel; i++)
+        if (PMT_GET(TRCEXTINSELR, evtCount, pe->st.ete.extinselr[i]) == event)
+            m |= 1u << i;
+    return m;
+}
+
+bool ete_resource_event(pmt_pe *pe, unsigned sel_field, uint64_t addr, unsigned extin)
 {
     unsigned sel = (unsigned)PMT_GET(TRCEVENT, SEL, sel_field);
     if (!pe->cfg.ete.num_rs_pairs)
         return false;
     if (!PMT_GET(TRCEVENT, TYPE, sel_field))
-        return selector(pe, sel, addr);
+        return selector(pe, sel, addr, extin);
     /* A Boolean-combined pair (TRCRSCTLR<2m>.PAIRINV): with A = resource 2m and B = 2m+1 after
      * their INV, the output is A AND B, inverted when PAIRINV is 1. Pair 0 is UNPREDICTABLE:
      * the model's choice is FALSE. */
     unsigned m = sel & 0xFu;
     if (m == 0 || m >= pe->cfg.ete.num_rs_pairs)
         return false;
-    bool a = selector(pe, 2 * m, addr), b = selector(pe, 2 * m + 1, addr);
+    bool a = selector(pe, 2 * m, addr, extin), b = selector(pe, 2 * m + 1, addr, extin);
     return (a && b) != (bool)PMT_GET(TRCRSCTLR, PAIRINV, pe->st.ete.rsctlr[2 * m]);
 }
 
@@ -256,7 +266,8 @@ static bool viewinst(pmt_pe *pe, uint64_t addr, bool *started)
     *started = (*started || start) && !stop;
     uint64_t ev =
         pe->st.ete.victlr & (PMT_MASK(TRCVICTLR, EVENT_SEL) | PMT_MASK(TRCVICTLR, EVENT_TYPE));
-    return in_ss && ete_resource_event(pe, (unsigned)ev, addr) && include_exclude(pe, addr);
+    /* No PMU event is delivered with an executed range: External Inputs are inactive. */
+    return in_ss && ete_resource_event(pe, (unsigned)ev, addr, 0) && include_exclude(pe, addr);
 }
 
 /* The first address above addr at which a comparator's answer can change: the value of each

@@ -2,8 +2,9 @@
  * ete_idr.c - what the trace unit says about itself: TRCIDR0-TRCIDR13, TRCDEVARCH,
  * TRCAUTHSTATUS (D24.4.13, D24.4.26, D24.4.31-D24.4.44). Each value is derived from the config
  * and answers what the model implements: no data trace, no Q elements, no counters, sequencer,
- * single-shot comparators, PE comparator inputs or External Input Selectors, no stalling, no
- * Instrumentation Trace, no speculation (TRCIDR8.MAXSPEC = 0). docs/trace.md has the table.
+ * single-shot comparators or PE comparator inputs, no stalling, no Instrumentation Trace, no
+ * speculation (TRCIDR8.MAXSPEC = 0). External Inputs are PMU events selected by
+ * TRCEXTINSELR<n>. docs/trace.md has the table.
  */
 #include "ete_internal.h"
 
@@ -67,7 +68,11 @@ uint64_t ete_idr(const pmt_pe *pe, unsigned n)
                PMT_PUT(TRCIDR4, NUMRSPAIR, e->num_rs_pairs ? e->num_rs_pairs - 1 : 0u) |
                PMT_PUT(TRCIDR4, NUMCIDC, e->num_cid_comps) |
                PMT_PUT(TRCIDR4, NUMVMIDC, e->num_vmid_comps);
-    case 5: return PMT_PUT(TRCIDR5, TRACEIDSIZE, e->trace_id ? 7u : 0u);
+    case 5:
+        /* NUMEXTIN 0x1FF: unified PMU event selection through TRCEXTINSELR<n>. */
+        return PMT_PUT(TRCIDR5, TRACEIDSIZE, e->trace_id ? 7u : 0u) |
+               PMT_PUT(TRCIDR5, NUMEXTINSEL, e->num_ext_in_sel) |
+               PMT_PUT(TRCIDR5, NUMEXTIN, e->num_ext_in_sel ? 0x1FFu : 0u);
     case 6: return PMT_PUT(TRCIDR6, EXLEVEL_RL, ete_exlevel_bits(pe) >> 8 & 0x7);
     default: return 0; /* TRCIDR7 (RES0), TRCIDR8.MAXSPEC and TRCIDR9-13 key counts: 0 */
     }

@@ -10,7 +10,7 @@
 
 /* Resource selector groups (TRCRSCTLR<n>.GROUP). */
 enum ete_rs_group {
-    ETE_RS_EXTIN = 0,    /* External Input Selectors (none implemented) */
+    ETE_RS_EXTIN = 0,    /* External Input Selectors (TRCEXTINSELR<n>: PMU events) */
     ETE_RS_PECOMP = 1,   /* PE Comparator Inputs (none) */
     ETE_RS_COUNTSEQ = 2, /* Counters and Sequencer (none) */
     ETE_RS_SSC = 3,      /* Single-shot Comparator Controls (none) */
@@ -57,8 +57,14 @@ bool ete_exlevel_traced(const pmt_pe *pe);
 bool ete_viewinst_run(pmt_pe *pe, uint64_t start, uint64_t last, uint64_t *run_last);
 
 /* The value of a resource event selector (an 8-bit {TYPE, SEL} field of TRCVICTLR,
- * TRCTSCTLR or TRCEVENTCTL0R) for the instruction at `address` at the current PE state. */
-bool ete_resource_event(pmt_pe *pe, unsigned selector, uint64_t address);
+ * TRCTSCTLR or TRCEVENTCTL0R) for the instruction at `address` at the current PE state, with
+ * the External Input Selectors in `extin` (bit m: selector m's PMU event occurs now, see
+ * ete_extin_selected; 0 when no PMU event is being delivered). */
+bool ete_resource_event(pmt_pe *pe, unsigned selector, uint64_t address, unsigned extin);
+
+/* The External Input Selectors whose TRCEXTINSELR<m>.evtCount selects PMU event `event` (for
+ * the glue delivering PMU events such as PMU_OVFS to the trace unit). */
+unsigned ete_extin_selected(const pmt_pe *pe, uint16_t event);
 
 /* Branch broadcasting applies to the branch instruction at `address` (TRCCONFIGR.BB with
  * TRCBBCTLR's Address Range Comparators, D24.4.15). */

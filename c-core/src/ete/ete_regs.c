@@ -115,9 +115,9 @@ static bool present(const pmt_pe *pe, pmt_reg_ref reg)
     case PMT_REG_TRCVIIECTLR:
     case PMT_REG_TRCVISSCTLR: return e->num_ac_pairs > 0;
     case PMT_REG_TRCBBCTLR: return e->branch_broadcast && e->num_ac_pairs > 0;
-    case PMT_REG_TRCSTALLCTLR:               /* TRCIDR3.STALLCTL = 0 */
-    case PMT_REG_TRCQCTLR:                   /* TRCIDR0.QFILT = 0 */
-    case PMT_REG_TRCEXTINSELR: return false; /* TRCIDR5.NUMEXTINSEL = 0 */
+    case PMT_REG_TRCSTALLCTLR:           /* TRCIDR3.STALLCTL = 0 */
+    case PMT_REG_TRCQCTLR: return false; /* TRCIDR0.QFILT = 0 */
+    case PMT_REG_TRCEXTINSELR: return reg.index < e->num_ext_in_sel;
     case PMT_REG_TRCCIDCCTLR0: return e->num_cid_comps > 0;
     case PMT_REG_TRCCIDCCTLR1: return e->num_cid_comps > 4;
     case PMT_REG_TRCVMIDCCTLR0: return vmidc > 0;
@@ -231,7 +231,8 @@ static uint64_t rs_select_mask(const pmt_pe *pe, unsigned group)
     case ETE_RS_ARC: return (UINT64_C(1) << e->num_ac_pairs) - 1;
     case ETE_RS_CID: return (UINT64_C(1) << e->num_cid_comps) - 1;
     case ETE_RS_VMID: return pe->cfg.have_el2 ? (UINT64_C(1) << e->num_vmid_comps) - 1 : 0;
-    default: return 0; /* no External Input Selectors, PE comparators, counters, SSCs */
+    case ETE_RS_EXTIN: return (UINT64_C(1) << e->num_ext_in_sel) - 1;
+    default: return 0; /* no PE comparators, counters, sequencer, SSCs */
     }
 }
 
@@ -298,6 +299,7 @@ static uint64_t read_value(const pmt_pe *pe, pmt_reg_ref reg)
     case PMT_REG_TRCACATR: return t->acatr[n & 15];
     case PMT_REG_TRCCIDCVR: return t->cidcvr[n & 7];
     case PMT_REG_TRCVMIDCVR: return t->vmidcvr[n & 7];
+    case PMT_REG_TRCEXTINSELR: return t->extinselr[n & 3];
     case PMT_REG_TRCOSLSR:
         /* OSLM = 0b100: no Trace OS Lock, the PE OS Lock controls the unit; OSLK its state. */
         return PMT_PUT(TRCOSLSR, OSLM, 2) | PMT_PUT(TRCOSLSR, OSLK, pe->st.pe.os_lock);
@@ -407,9 +409,11 @@ static void write_value(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
         t->traceidr = e->trace_id ? v & PMT_MASK(TRCTRACEIDR, TRACEID) : 0;
         break;
     case PMT_REG_TRCVICTLR: t->victlr = (v & victlr_mask(pe)) | victlr_res1(pe); break;
-    case PMT_REG_TRCRSR: /* TA; EVENT<m> for the four ETEEvents; no External Input Selectors */
-        t->rsr = v & (PMT_MASK(TRCRSR, TA) | (e->num_rs_pairs ? PMT_MASK(TRCRSR, EVENT) : 0));
+    case PMT_REG_TRCRSR: /* TA; EVENT<m> for the four ETEEvents; EXTIN<m> per selector */
+        t->rsr = v & (PMT_MASK(TRCRSR, TA) | (e->num_rs_pairs ? PMT_MASK(TRCRSR, EVENT) : 0) |
+                      ((UINT64_C(1) << e->num_ext_in_sel) - 1));
         break;
+    case PMT_REG_TRCEXTINSELR: t->extinselr[n & 3] = v & PMT_MASK(TRCEXTINSELR, evtCount); break;
     case PMT_REG_TRCBBCTLR:
         t->bbctlr = v & (PMT_MASK(TRCBBCTLR, MODE) | ((UINT64_C(1) << e->num_ac_pairs) - 1));
         if (PMT_GET(TRCBBCTLR, MODE, t->bbctlr) && !PMT_GET(TRCBBCTLR, RANGE, t->bbctlr))
@@ -490,6 +494,10 @@ const char *ete_config_error(const pmt_pe_config *c)
         return "ete.cc_size (TRCIDR2.CCSIZE) must be 0..8 (12 to 20 bits)";
     if (e->fixed_sync_period && (e->sync_period < 8 || e->sync_period > 20))
         return "ete.sync_period (TRCSYNCPR.PERIOD) must be 8..20 when fixed";
+    if (e->num_ext_in_sel > PMT_ETE_MAX_EXT_IN_SEL)
+        return "ete.num_ext_in_sel (TRCIDR5.NUMEXTINSEL) must be 0..4";
+    if (e->num_ext_in_sel && !e->num_rs_pairs)
+        return "ete.num_ext_in_sel needs resource selectors (External Inputs are resources)";
     if (e->num_claim_tags > PMT_ETE_MAX_CLAIM_TAGS)
         return "ete.num_claim_tags must be 0..32";
     if (e->revision > 0xF)

@@ -244,6 +244,7 @@ static const char *layout_of(pmt_reg_id id)
     case PMT_REG_TRCVISSCTLR: return "TRCVISSCTLR";
     case PMT_REG_TRCRSCTLR: return "TRCRSCTLR";
     case PMT_REG_TRCACATR: return "TRCACATR";
+    case PMT_REG_TRCEXTINSELR: return "TRCEXTINSELR";
     case PMT_REG_TRCIDR0: return "TRCIDR0";
     case PMT_REG_TRCIDR1: return "TRCIDR1";
     case PMT_REG_TRCIDR2: return "TRCIDR2";
