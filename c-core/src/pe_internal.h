@@ -67,6 +67,24 @@ struct pmt_trbe_regs {
     uint8_t buf[PMT_TRBE_MAX_UNIT];
 };
 
+/* Registers and architecturally visible state of the ETE trace unit (ete/). Values a trace unit
+ * reset leaves UNKNOWN are stored as 0 (docs/choices.md). */
+struct pmt_ete_regs {
+    uint64_t prgctlr, configr, auxctlr, eventctl0r, eventctl1r, tsctlr, syncpr, ccctlr, traceidr;
+    uint64_t rsr, bbctlr;
+    uint64_t extinselr[4]; /* TRCEXTINSELR<n>.evtCount */
+    uint64_t victlr, viiectlr, vissctlr;
+    uint64_t cidcctlr[2], vmidcctlr[2];
+    uint64_t claim;      /* the claim tag bits set */
+    uint64_t rsctlr[32]; /* TRCRSCTLR<n>, n = 2..31 */
+    uint64_t acvr[16], acatr[16];
+    uint64_t cidcvr[8], vmidcvr[8];
+    uint32_t contextidr_el1; /* the PE's CONTEXTIDR_EL1 and CONTEXTIDR_EL2, as the glue reports */
+    uint32_t contextidr_el2; /*   them (ete_set_context), for the Context comparators */
+    bool enabled;            /* the trace unit was enabled at the last update (ete_update) */
+    bool draining;           /* disabled, and trace it generated is not yet all output */
+};
+
 struct pmt_pe_arch {
     uint32_t magic;
     uint32_t size;
@@ -76,6 +94,7 @@ struct pmt_pe_arch {
     struct pmt_pmu_regs pmu;
     struct pmt_pcs_regs pcs;
     struct pmt_trbe_regs trbe;
+    struct pmt_ete_regs ete;
 };
 
 /* Lazy counting: the counters that currently count one event number share a slot. count()
@@ -128,6 +147,13 @@ struct pmt_pe {
     bool trbe_irq_level, trbe_exc_take;
     uint8_t trbe_exc_el;
     bool trbe_in_flush_request, trbe_flush_deferred;
+
+    /* ETE trace unit: the glue that emits its trace. ete_drain is asked, when the unit becomes
+     * disabled, to output and flush what the unit generated and then call ete_output_drained;
+     * without it the output counts as drained at once. */
+    void (*ete_drain)(pmt_pe *pe, void *user);
+    void *ete_drain_user;
+    bool ete_in_drain;
 };
 
 /* Logging (pe.c). */
@@ -224,6 +250,14 @@ uint64_t trbe_mdcr_el2_mask(const pmt_pe *pe);
 uint64_t trbe_mdcr_el3_mask(const pmt_pe *pe);
 void trbe_mdcr_written(pmt_pe *pe, bool el3, uint64_t old); /* logs reserved values */
 const char *trbe_config_error(const pmt_pe_config *c);
+
+/* The ETE trace unit (ete/, ete_internal.h has the interface the glue uses). */
+bool ete_owns(pmt_reg_id id);
+void ete_reset(pmt_pe *pe);
+void ete_update(pmt_pe *pe); /* after a change of the state the unit reads: enable, OS Lock */
+pmt_access ete_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);
+pmt_access ete_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value);
+const char *ete_config_error(const pmt_pe_config *c);
 
 static inline bool pe_have_pmu(const pmt_pe *pe, pmt_pmu_version v)
 {

@@ -24,10 +24,8 @@ pmu_profile::pmu_profile(const options &o, platform::vp &vp) : o_(o)
     cpu->set_irq_observer([this, cpu, icc, period](uint64_t pc, unsigned el) {
         if (icc->hppir1() != platform::virt::pmu_intid)
             return;
-        const uint64_t ns = static_cast<uint64_t>(
-            (sc_core::sc_time_stamp() + cpu->local_time() - sc_core::sc_time_stamp())
-                .to_seconds() *
-            1e9);
+        // The CPU's time: SystemC's plus its local offset (temporal decoupling).
+        const uint64_t ns = static_cast<uint64_t>(cpu->local_time().to_seconds() * 1e9 + 0.5);
         samples_.push_back({pc, el, ns, period});
     });
 }

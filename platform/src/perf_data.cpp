@@ -137,12 +137,12 @@ bool write_perf_data(const std::string &path, const perf_data_config &config,
         named[el] = true;
         const size_t at = data.size();
         record_header(data, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-        data.put(s.ip);                                      // PERF_SAMPLE_IP
-        data.put(image_pid);                                 // PERF_SAMPLE_TID: pid,
-        data.put(static_cast<uint32_t>(el_tid_base + el));   //   tid
-        data.put(s.time_ns);                                 // PERF_SAMPLE_TIME
-        data.put(uint64_t{0});                               // PERF_SAMPLE_CPU: cpu 0, res
-        data.put(s.period);                                  // PERF_SAMPLE_PERIOD
+        data.put(s.ip);                                    // PERF_SAMPLE_IP
+        data.put(image_pid);                               // PERF_SAMPLE_TID: pid,
+        data.put(static_cast<uint32_t>(el_tid_base + el)); //   tid
+        data.put(s.time_ns);                               // PERF_SAMPLE_TIME
+        data.put(uint64_t{0});                             // PERF_SAMPLE_CPU: cpu 0, res
+        data.put(s.period);                                // PERF_SAMPLE_PERIOD
         data.finish_record(at);
     }
 

@@ -8,6 +8,7 @@
 #ifndef PMTRACE_PMT_PE_H
 #define PMTRACE_PMT_PE_H
 
+#include "pmt_ete.h"
 #include "pmt_regs.h"
 #include "pmt_trbe.h"
 #include "pmt_types.h"
@@ -133,6 +134,8 @@ typedef struct pmt_pe_config {
                                  default true */
     /* The Trace Buffer Unit (pmt_trbe.h); trbe.feat_trbe is false by default. */
     pmt_trbe_config trbe;
+    /* The ETE trace unit (pmt_ete.h); ete.feat_ete is false by default. */
+    pmt_ete_config ete;
 } pmt_pe_config;
 
 /* A config with every field at its documented default: 6 counters, PMUv3p7, EL2 and EL3. */

@@ -10,7 +10,10 @@
  *
  * PMT_SYSREG_LIST expands X(ID, op0, op1, CRn, CRm, op2) for every system register with one
  * fixed encoding that the model answers; PMEVCNTR<n>_EL0, PMEVTYPER<n>_EL0 and PMEVCNTSVR<n>_EL1
- * are families (pmt_sysreg_decode gives the index).
+ * are families (pmt_sysreg_decode gives the index), and so are the trace unit's TRCRSCTLR<n>,
+ * TRCACVR<n>, TRCACATR<n>, TRCCIDCVR<n>, TRCVMIDCVR<n> and TRCEXTINSELR<n>. The trace unit
+ * (FEAT_ETE) layouts and encodings come from D24.4; TRCEVENT is the layout of an 8-bit resource
+ * event selector (TRCVICTLR.EVENT, TRCTSCTLR.EVENT, each byte of TRCEVENTCTL0R).
  */
 #ifndef PMTRACE_PMT_REGS_H
 #define PMTRACE_PMT_REGS_H
@@ -52,7 +55,7 @@ extern "C" {
     X(MDCR_EL3, MCCD, 34, 1) X(MDCR_EL3, MPMX, 35, 1) X(MDCR_EL3, EnTB2, 39, 1) \
     X(MDCR_EL3, PMEE, 40, 2) X(MDCR_EL3, EnPMSS, 44, 1) X(MDCR_EL3, EPMSSAD, 45, 2) \
     X(MDCR_EL3, ETBAD, 48, 2) X(MDCR_EL3, TRBEE, 53, 2) \
-    X(DFR0, PMUVer, 8, 4) X(DFR0, PMSS, 16, 4) X(DFR0, SEBEP, 24, 4) \
+    X(DFR0, TraceVer, 4, 4) X(DFR0, PMUVer, 8, 4) X(DFR0, PMSS, 16, 4) X(DFR0, SEBEP, 24, 4) \
     X(DFR0, TraceFilt, 40, 4) X(DFR0, TraceBuffer, 44, 4) X(DFR0, ExtTrcBuff, 56, 4) \
     X(DFR0, HPMN0, 60, 4) \
     X(DFR1, PMICNTR, 36, 4) X(DFR1, EBEP, 48, 4) X(DFR1, DPFZS, 52, 4) \
@@ -84,7 +87,56 @@ extern "C" {
     X(TRFCR_EL2, E0HTRE, 0, 1) X(TRFCR_EL2, E2TRE, 1, 1) X(TRFCR_EL2, CX, 3, 1) \
     X(TRFCR_EL2, TS, 5, 2) X(TRFCR_EL2, EE, 8, 2) X(TRFCR_EL2, KE, 10, 1) \
     X(TRFCR_EL2, DnVM, 11, 1) \
-    X(TRBCR, ManStop, 0, 1)
+    X(TRBCR, ManStop, 0, 1) \
+    X(TRCPRGCTLR, EN, 0, 1) X(TRCSTATR, IDLE, 0, 1) X(TRCSTATR, PMSTABLE, 1, 1) \
+    X(TRCCONFIGR, RES1, 0, 1) X(TRCCONFIGR, BB, 3, 1) X(TRCCONFIGR, CCI, 4, 1) \
+    X(TRCCONFIGR, CID, 6, 1) X(TRCCONFIGR, VMID, 7, 1) X(TRCCONFIGR, TS, 11, 1) \
+    X(TRCCONFIGR, RS, 12, 1) X(TRCCONFIGR, QE, 13, 2) X(TRCCONFIGR, VMIDOPT, 15, 1) \
+    X(TRCCONFIGR, ITO, 18, 1) \
+    X(TRCEVENTCTL1R, INSTEN, 0, 4) X(TRCEVENTCTL1R, ATB, 11, 1) \
+    X(TRCEVENTCTL1R, LPOVERRIDE, 12, 1) X(TRCEVENTCTL1R, OE, 13, 1) \
+    X(TRCEVENT, SEL, 0, 5) X(TRCEVENT, TYPE, 7, 1) \
+    X(TRCEXTINSELR, evtCount, 0, 16) X(TRCRSR, EXTIN, 0, 4) X(TRCRSR, EVENT, 8, 4) X(TRCRSR, TA, 12, 1) \
+    X(TRCSYNCPR, PERIOD, 0, 5) X(TRCCCCTLR, THRESHOLD, 0, 12) \
+    X(TRCBBCTLR, RANGE, 0, 8) X(TRCBBCTLR, MODE, 8, 1) X(TRCTRACEIDR, TRACEID, 0, 7) \
+    X(TRCVICTLR, EVENT_SEL, 0, 5) X(TRCVICTLR, EVENT_TYPE, 7, 1) X(TRCVICTLR, SSSTATUS, 9, 1) \
+    X(TRCVICTLR, TRCRESET, 10, 1) X(TRCVICTLR, TRCERR, 11, 1) X(TRCVICTLR, EXLEVEL_S, 16, 4) \
+    X(TRCVICTLR, EXLEVEL_NS, 20, 3) X(TRCVICTLR, EXLEVEL_RL, 24, 3) \
+    X(TRCVIIECTLR, INCLUDE, 0, 8) X(TRCVIIECTLR, EXCLUDE, 16, 8) \
+    X(TRCVISSCTLR, START, 0, 16) X(TRCVISSCTLR, STOP, 16, 16) \
+    X(TRCRSCTLR, SELECT, 0, 16) X(TRCRSCTLR, GROUP, 16, 4) X(TRCRSCTLR, INV, 20, 1) \
+    X(TRCRSCTLR, PAIRINV, 21, 1) \
+    X(TRCACATR, TYPE, 0, 2) X(TRCACATR, CONTEXTTYPE, 2, 2) X(TRCACATR, CONTEXT, 4, 3) \
+    X(TRCACATR, EXLEVEL_S, 8, 4) X(TRCACATR, EXLEVEL_NS, 12, 3) X(TRCACATR, EXLEVEL_RL, 16, 3) \
+    X(TRCIDR0, RES1, 0, 1) X(TRCIDR0, INSTP0, 1, 2) X(TRCIDR0, TRCDATA, 3, 2) \
+    X(TRCIDR0, TRCBB, 5, 1) X(TRCIDR0, TRCCOND, 6, 1) X(TRCIDR0, TRCCCI, 7, 1) \
+    X(TRCIDR0, RETSTACK, 9, 1) X(TRCIDR0, NUMEVENT, 10, 2) X(TRCIDR0, CONDTYPE, 12, 2) \
+    X(TRCIDR0, QFILT, 14, 1) X(TRCIDR0, QSUPP, 15, 2) X(TRCIDR0, TRCEXDATA, 17, 1) \
+    X(TRCIDR0, ITE, 22, 1) X(TRCIDR0, TSMARK, 23, 1) X(TRCIDR0, TSSIZE, 24, 5) \
+    X(TRCIDR0, COMMOPT, 29, 1) X(TRCIDR0, COMMTRANS, 30, 1) \
+    X(TRCIDR1, REVISION, 0, 4) X(TRCIDR1, TRCARCHMIN, 4, 4) X(TRCIDR1, TRCARCHMAJ, 8, 4) \
+    X(TRCIDR1, RES1, 12, 4) X(TRCIDR1, DESIGNER, 24, 8) \
+    X(TRCIDR2, IASIZE, 0, 5) X(TRCIDR2, CIDSIZE, 5, 5) X(TRCIDR2, VMIDSIZE, 10, 5) \
+    X(TRCIDR2, DASIZE, 15, 5) X(TRCIDR2, DVSIZE, 20, 5) X(TRCIDR2, CCSIZE, 25, 4) \
+    X(TRCIDR2, VMIDOPT, 29, 2) X(TRCIDR2, WFXMODE, 31, 1) \
+    X(TRCIDR3, CCITMIN, 0, 12) X(TRCIDR3, EXLEVEL_S, 16, 4) X(TRCIDR3, EXLEVEL_NS, 20, 3) \
+    X(TRCIDR3, TRCERR, 24, 1) X(TRCIDR3, SYNCPR, 25, 1) X(TRCIDR3, STALLCTL, 26, 1) \
+    X(TRCIDR3, SYSSTALL, 27, 1) X(TRCIDR3, NOOVERFLOW, 31, 1) \
+    X(TRCIDR4, NUMACPAIRS, 0, 4) X(TRCIDR4, NUMDVC, 4, 4) X(TRCIDR4, SUPPDAC, 8, 1) \
+    X(TRCIDR4, NUMPC, 12, 4) X(TRCIDR4, NUMRSPAIR, 16, 4) X(TRCIDR4, NUMSSCC, 20, 4) \
+    X(TRCIDR4, NUMCIDC, 24, 4) X(TRCIDR4, NUMVMIDC, 28, 4) \
+    X(TRCIDR5, NUMEXTIN, 0, 9) X(TRCIDR5, NUMEXTINSEL, 9, 3) X(TRCIDR5, TRACEIDSIZE, 16, 6) \
+    X(TRCIDR5, ATBTRIG, 22, 1) X(TRCIDR5, LPOVERRIDE, 23, 1) X(TRCIDR5, NUMSEQSTATE, 25, 3) \
+    X(TRCIDR5, NUMCNTR, 28, 3) X(TRCIDR5, OE, 31, 1) \
+    X(TRCIDR6, EXLEVEL_RL, 0, 3) \
+    X(TRCOSLSR, OSLM0, 0, 1) X(TRCOSLSR, OSLK, 1, 1) X(TRCOSLSR, OSLM, 3, 2) \
+    X(TRCDEVARCH, ARCHPART, 0, 12) X(TRCDEVARCH, ARCHVER, 12, 4) \
+    X(TRCDEVARCH, REVISION, 16, 4) X(TRCDEVARCH, PRESENT, 20, 1) \
+    X(TRCDEVARCH, ARCHITECT, 21, 11) \
+    X(TRCAUTHSTATUS, NSID, 0, 2) X(TRCAUTHSTATUS, NSNID, 2, 2) X(TRCAUTHSTATUS, SID, 4, 2) \
+    X(TRCAUTHSTATUS, SNID, 6, 2) X(TRCAUTHSTATUS, HID, 8, 2) X(TRCAUTHSTATUS, HNID, 10, 2) \
+    X(TRCAUTHSTATUS, RLID, 12, 2) X(TRCAUTHSTATUS, RLNID, 14, 2) \
+    X(TRCAUTHSTATUS, RTID, 24, 2) X(TRCAUTHSTATUS, RTNID, 26, 2)
 
 /* Bit positions shared by the counter-bitmap registers PMCNTEN*, PMOVS*, PMINTEN*, PMZR, PMUACR. */
 #define PMT_CYCLE_COUNTER_ID 31       /* bit C, and CYCLE_COUNTER_ID of the pseudocode */
@@ -114,7 +166,28 @@ extern "C" {
     X(TRBSR_EL2,      3, 4,  9, 11, 3) X(TRBSR_EL12,     3, 5,  9, 11, 3) \
     X(TRBSR_EL3,      3, 6,  9, 11, 3) \
     X(TRFCR_EL1,      3, 0,  1,  2, 1) X(TRFCR_EL2,      3, 4,  1,  2, 1) \
-    X(TRFCR_EL12,     3, 5,  1,  2, 1)
+    X(TRFCR_EL12,     3, 5,  1,  2, 1) \
+    X(TRCPRGCTLR,     2, 1,  0,  1, 0) X(TRCSTATR,       2, 1,  0,  3, 0) \
+    X(TRCRSR,         2, 1,  0, 10, 0) \
+    X(TRCCONFIGR,     2, 1,  0,  4, 0) X(TRCAUXCTLR,     2, 1,  0,  6, 0) \
+    X(TRCEVENTCTL0R,  2, 1,  0,  8, 0) X(TRCEVENTCTL1R,  2, 1,  0,  9, 0) \
+    X(TRCSTALLCTLR,   2, 1,  0, 11, 0) X(TRCTSCTLR,      2, 1,  0, 12, 0) \
+    X(TRCSYNCPR,      2, 1,  0, 13, 0) X(TRCCCCTLR,      2, 1,  0, 14, 0) \
+    X(TRCBBCTLR,      2, 1,  0, 15, 0) X(TRCTRACEIDR,    2, 1,  0,  0, 1) \
+    X(TRCQCTLR,       2, 1,  0,  1, 1) X(TRCVICTLR,      2, 1,  0,  0, 2) \
+    X(TRCVIIECTLR,    2, 1,  0,  1, 2) X(TRCVISSCTLR,    2, 1,  0,  2, 2) \
+    X(TRCIDR0,        2, 1,  0,  8, 7) X(TRCIDR1,        2, 1,  0,  9, 7) \
+    X(TRCIDR2,        2, 1,  0, 10, 7) X(TRCIDR3,        2, 1,  0, 11, 7) \
+    X(TRCIDR4,        2, 1,  0, 12, 7) X(TRCIDR5,        2, 1,  0, 13, 7) \
+    X(TRCIDR6,        2, 1,  0, 14, 7) X(TRCIDR7,        2, 1,  0, 15, 7) \
+    X(TRCIDR8,        2, 1,  0,  0, 6) X(TRCIDR9,        2, 1,  0,  1, 6) \
+    X(TRCIDR10,       2, 1,  0,  2, 6) X(TRCIDR11,       2, 1,  0,  3, 6) \
+    X(TRCIDR12,       2, 1,  0,  4, 6) X(TRCIDR13,       2, 1,  0,  5, 6) \
+    X(TRCCIDCCTLR0,   2, 1,  3,  0, 2) X(TRCCIDCCTLR1,   2, 1,  3,  1, 2) \
+    X(TRCVMIDCCTLR0,  2, 1,  3,  2, 2) X(TRCVMIDCCTLR1,  2, 1,  3,  3, 2) \
+    X(TRCOSLSR,       2, 1,  1,  1, 4) X(TRCCLAIMSET,    2, 1,  7,  8, 6) \
+    X(TRCCLAIMCLR,    2, 1,  7,  9, 6) X(TRCDEVARCH,     2, 1,  7, 15, 6) \
+    X(TRCDEVID,       2, 1,  7,  2, 7) X(TRCAUTHSTATUS,  2, 1,  7, 14, 6)
 /* clang-format on */
 
 /* PMT_<REG>_<FIELD>_SHIFT and PMT_<REG>_<FIELD>_WIDTH for every field of PMT_FIELD_LIST. */
@@ -138,6 +211,12 @@ typedef enum pmt_reg_id {
     PMT_SYSREG_LIST(PMT_REG_ID_) PMT_REG_PMEVCNTR_EL0, /* PMEVCNTR<n>_EL0, index n */
     PMT_REG_PMEVTYPER_EL0,                             /* PMEVTYPER<n>_EL0, index n */
     PMT_REG_PMEVCNTSVR_EL1,                            /* PMEVCNTSVR<n>_EL1, index n */
+    PMT_REG_TRCRSCTLR,                                 /* TRCRSCTLR<n>, index n = 2..31 */
+    PMT_REG_TRCACVR,                                   /* TRCACVR<n>, index n = 0..15 */
+    PMT_REG_TRCACATR,                                  /* TRCACATR<n>, index n = 0..15 */
+    PMT_REG_TRCCIDCVR,                                 /* TRCCIDCVR<n>, index n = 0..7 */
+    PMT_REG_TRCVMIDCVR,                                /* TRCVMIDCVR<n>, index n = 0..7 */
+    PMT_REG_TRCEXTINSELR,                              /* TRCEXTINSELR<n>, index n = 0..3 */
     PMT_REG_COUNT_
 } pmt_reg_id;
 

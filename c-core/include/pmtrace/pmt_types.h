@@ -116,6 +116,12 @@ typedef struct pmt_pe_state {
     uint8_t ext_invasive_prohibited; /* bit (1 << pmt_security): the authentication interface
                                         prohibits external invasive debug of that physical
                                         address space (External mode, RCMYYF) */
+    /* Trap controls of the trace unit System registers (FEAT_ETE, D24.4): the CPU owns
+     * CPACR_EL1, CPTR_EL2 and CPTR_EL3 and reports their TTA bits as they apply (the field of
+     * CPTR_EL2 that the current HCR_EL2.E2H selects). All false: no trap. */
+    bool cpacr_tta;    /* CPACR_EL1.TTA */
+    bool cptr_el2_tta; /* CPTR_EL2.TTA */
+    bool cptr_el3_tta; /* CPTR_EL3.TTA */
 } pmt_pe_state;
 
 #ifdef __cplusplus

@@ -2,6 +2,8 @@
 #ifndef PMTRACE_PMTRACE_H
 #define PMTRACE_PMTRACE_H
 
+#include "pmt_ete.h"
+#include "pmt_ete_packet.h"
 #include "pmt_events.h"
 #include "pmt_pcsample.h"
 #include "pmt_pe.h"

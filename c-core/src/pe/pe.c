@@ -49,6 +49,21 @@ pmt_pe_config pmt_pe_config_default(void)
     c.trbe.walk_abort_as_fault = true;
     c.trbe.trb_trig_countable = true;
     c.trbe.pad_byte = 0x70;
+    /* The trace unit: absent; its choices at their documented defaults. */
+    c.ete.num_ac_pairs = 4;
+    c.ete.num_cid_comps = 1;
+    c.ete.num_vmid_comps = 1;
+    c.ete.num_rs_pairs = 8;
+    c.ete.num_ext_in_sel = 4;
+    c.ete.wfx_p0 = true;
+    c.ete.cycle_counting = true;
+    c.ete.ccitmin = 4;
+    c.ete.timestamps = true;
+    c.ete.branch_broadcast = true;
+    c.ete.sync_period = 8;
+    c.ete.trace_id = true;
+    c.ete.num_claim_tags = 4;
+    c.ete.designer = 0x41;
     return c;
 }
 
@@ -109,7 +124,8 @@ static const char *config_error(const pmt_pe_config *c)
                "(pcsr = PMT_PCSR_DEBUG_FRAME)";
     if ((c->feat_vhe || c->feat_vmid16) && !c->have_el2)
         return "FEAT_VHE and FEAT_VMID16 need EL2";
-    return trbe_config_error(c);
+    const char *why = trbe_config_error(c);
+    return why ? why : ete_config_error(c);
 }
 
 static void derive(pmt_pe *pe)
@@ -177,6 +193,8 @@ pmt_status pmt_pe_reset(pmt_pe *pe)
     pmu_update(pe);
     trbe_reset(pe);
     trbe_update(pe);
+    ete_reset(pe);
+    ete_update(pe);
     return PMT_OK;
 }
 
@@ -218,6 +236,7 @@ pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size)
     pe->st = st;
     pmu_update(pe);
     trbe_update(pe);
+    ete_update(pe);
     return PMT_OK;
 }
 
@@ -248,6 +267,7 @@ pmt_status pmt_pe_set_state(pmt_pe *pe, const pmt_pe_state *state)
     pcs_state_changed(pe);
     pmu_update(pe);
     trbe_update(pe);
+    ete_update(pe); /* the OS Lock disables and enables the trace unit */
     return PMT_OK;
 }
 
@@ -272,6 +292,10 @@ pmt_status pmt_pe_id_aa64dfr(const pmt_pe *pe, uint64_t *dfr0, uint64_t *dfr1)
     if (t->feat_trbe)
         *dfr0 |= PMT_PUT(DFR0, TraceBuffer, t->feat_trbe_exc ? 2 : 1) |
                  PMT_PUT(DFR0, TraceFilt, 1) | PMT_PUT(DFR0, ExtTrcBuff, t->feat_trbe_ext);
+    /* FEAT_ETE with System register access to the trace unit (TraceVer 0b0001) and FEAT_TRF,
+     * which ETE comes with. */
+    if (pe->cfg.ete.feat_ete)
+        *dfr0 |= PMT_PUT(DFR0, TraceVer, 1) | PMT_PUT(DFR0, TraceFilt, 1);
     return PMT_OK;
 }
 
@@ -363,6 +387,8 @@ static pmt_access mdcr_access(pmt_pe *pe, pmt_reg_id id, bool write, uint64_t *v
 /* The unit that owns a register answers; NOT_MINE when none does. */
 pmt_access pe_reg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
 {
+    if (ete_owns(reg.id))
+        return ete_sysreg_read(pe, reg, value);
     if (trbe_owns(reg.id))
         return trbe_sysreg_read(pe, reg, value);
     pmt_access a = pmu_sysreg_read(pe, reg, value);
@@ -374,6 +400,8 @@ pmt_access pe_reg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
 pmt_access pe_reg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value)
 {
     pmu_sync_before_change(pe);
+    if (ete_owns(reg.id))
+        return ete_sysreg_write(pe, reg, value);
     if (trbe_owns(reg.id))
         return trbe_sysreg_write(pe, reg, value);
     pmt_access a = pmu_sysreg_write(pe, reg, value);

@@ -30,7 +30,8 @@ const char *pmt_access_name(pmt_access access)
     return "unknown access result";
 }
 
-/* Name and encoding of every register, from PMT_SYSREG_LIST. */
+/* Name and encoding of every register, from PMT_SYSREG_LIST. A family's entry holds the encoding
+ * of member 0 with the index bits clear. */
 #define PMT_REG_ENTRY_(id, op0, op1, crn, crm, op2)                                                \
     [PMT_REG_##id] = {#id, {op0, op1, crn, crm, op2}},
 static const struct {
@@ -39,6 +40,12 @@ static const struct {
 } sysregs[PMT_REG_COUNT_] = {[PMT_REG_PMEVCNTR_EL0] = {"PMEVCNTR<n>_EL0", {3, 3, 14, 8, 0}},
                              [PMT_REG_PMEVTYPER_EL0] = {"PMEVTYPER<n>_EL0", {3, 3, 14, 12, 0}},
                              [PMT_REG_PMEVCNTSVR_EL1] = {"PMEVCNTSVR<n>_EL1", {2, 0, 14, 8, 0}},
+                             [PMT_REG_TRCRSCTLR] = {"TRCRSCTLR<n>", {2, 1, 1, 0, 0}},
+                             [PMT_REG_TRCACVR] = {"TRCACVR<n>", {2, 1, 2, 0, 0}},
+                             [PMT_REG_TRCACATR] = {"TRCACATR<n>", {2, 1, 2, 0, 2}},
+                             [PMT_REG_TRCCIDCVR] = {"TRCCIDCVR<n>", {2, 1, 3, 0, 0}},
+                             [PMT_REG_TRCVMIDCVR] = {"TRCVMIDCVR<n>", {2, 1, 3, 0, 1}},
+                             [PMT_REG_TRCEXTINSELR] = {"TRCEXTINSELR<n>", {2, 1, 0, 8, 4}},
                              PMT_SYSREG_LIST(PMT_REG_ENTRY_)};
 #undef PMT_REG_ENTRY_
 
@@ -47,15 +54,31 @@ static bool same(pmt_sysreg a, pmt_sysreg b)
     return a.op0 == b.op0 && a.op1 == b.op1 && a.crn == b.crn && a.crm == b.crm && a.op2 == b.op2;
 }
 
-/* The register families: member n has CRm = base CRm | n[4:3] and op2 = n[2:0]. Index 31 of
- * each family is another register (PMCCFILTR_EL0, unallocated, PMCCNTSVR_EL1). */
+/* Where a family puts the index n in CRm and op2 (D24.3, D24.4). */
+enum index_layout {
+    IDX_PMU,     /* CRm = base | n[4:3], op2 = n[2:0] (n = 0..31) */
+    IDX_RSCTLR,  /* CRm = n[3:0], op2 = n[4] (n = 0..31) */
+    IDX_AC,      /* CRm = n[2:0]:0, op2 = base | n[3] (n = 0..15) */
+    IDX_CC,      /* CRm = n[2:0]:0 (n = 0..7) */
+    IDX_EXTINSEL /* CRm = base | n[1:0] (n = 0..3) */
+};
+
+/* The register families. For the PMU families index 31 is another register (PMCCFILTR_EL0,
+ * unallocated, PMCCNTSVR_EL1). */
 static const struct {
     pmt_reg_id id, at31;
+    enum index_layout layout;
     const char *prefix, *suffix;
 } families[] = {
-    {PMT_REG_PMEVCNTR_EL0, PMT_REG_NONE, "PMEVCNTR", "_EL0"},
-    {PMT_REG_PMEVTYPER_EL0, PMT_REG_PMCCFILTR_EL0, "PMEVTYPER", "_EL0"},
-    {PMT_REG_PMEVCNTSVR_EL1, PMT_REG_PMCCNTSVR_EL1, "PMEVCNTSVR", "_EL1"},
+    {PMT_REG_PMEVCNTR_EL0, PMT_REG_NONE, IDX_PMU, "PMEVCNTR", "_EL0"},
+    {PMT_REG_PMEVTYPER_EL0, PMT_REG_PMCCFILTR_EL0, IDX_PMU, "PMEVTYPER", "_EL0"},
+    {PMT_REG_PMEVCNTSVR_EL1, PMT_REG_PMCCNTSVR_EL1, IDX_PMU, "PMEVCNTSVR", "_EL1"},
+    {PMT_REG_TRCRSCTLR, PMT_REG_NONE, IDX_RSCTLR, "TRCRSCTLR", ""},
+    {PMT_REG_TRCACVR, PMT_REG_NONE, IDX_AC, "TRCACVR", ""},
+    {PMT_REG_TRCACATR, PMT_REG_NONE, IDX_AC, "TRCACATR", ""},
+    {PMT_REG_TRCCIDCVR, PMT_REG_NONE, IDX_CC, "TRCCIDCVR", ""},
+    {PMT_REG_TRCVMIDCVR, PMT_REG_NONE, IDX_CC, "TRCVMIDCVR", ""},
+    {PMT_REG_TRCEXTINSELR, PMT_REG_NONE, IDX_EXTINSEL, "TRCEXTINSELR", ""},
 };
 #define NUM_FAMILIES (sizeof families / sizeof families[0])
 
@@ -67,22 +90,83 @@ static int family_of(pmt_reg_id id)
     return -1;
 }
 
+/* The encoding of member n of family f. */
+static pmt_sysreg family_encode(unsigned f, unsigned n)
+{
+    pmt_sysreg e = sysregs[families[f].id].enc;
+    switch (families[f].layout) {
+    case IDX_PMU:
+        n &= 31;
+        e.crm = (uint8_t)(e.crm | n >> 3);
+        e.op2 = (uint8_t)(n & 7);
+        break;
+    case IDX_RSCTLR:
+        n &= 31;
+        e.crm = (uint8_t)(n & 15);
+        e.op2 = (uint8_t)(n >> 4);
+        break;
+    case IDX_AC:
+        n &= 15;
+        e.crm = (uint8_t)((n & 7) << 1);
+        e.op2 = (uint8_t)(e.op2 | n >> 3);
+        break;
+    case IDX_CC: e.crm = (uint8_t)((n & 7) << 1); break;
+    case IDX_EXTINSEL: e.crm = (uint8_t)(e.crm | (n & 3)); break;
+    }
+    return e;
+}
+
+/* Whether enc is a member of family f, and which. */
+static bool family_decode(unsigned f, pmt_sysreg enc, unsigned *n)
+{
+    pmt_sysreg base = sysregs[families[f].id].enc;
+    if (enc.op0 != base.op0 || enc.op1 != base.op1 || enc.crn != base.crn)
+        return false;
+    switch (families[f].layout) {
+    case IDX_PMU:
+        if ((enc.crm & ~3u) != base.crm || enc.op2 > 7)
+            return false;
+        *n = (unsigned)(enc.crm & 3) << 3 | enc.op2;
+        return true;
+    case IDX_RSCTLR:
+        if (enc.crm > 15 || enc.op2 > 1)
+            return false;
+        *n = (unsigned)enc.op2 << 4 | enc.crm;
+        return *n >= 2; /* TRCRSCTLR0 and TRCRSCTLR1 do not exist */
+    case IDX_AC:
+        if ((enc.crm & 1) || enc.crm > 15 || (enc.op2 & ~1u) != base.op2)
+            return false;
+        *n = (unsigned)(enc.op2 & 1) << 3 | enc.crm >> 1;
+        return true;
+    case IDX_CC:
+        if ((enc.crm & 1) || enc.crm > 15 || enc.op2 != base.op2)
+            return false;
+        *n = enc.crm >> 1;
+        return true;
+    case IDX_EXTINSEL:
+        if ((enc.crm & ~3u) != base.crm || enc.op2 != base.op2)
+            return false;
+        *n = enc.crm & 3;
+        return true;
+    }
+    return false;
+}
+
 pmt_reg_ref pmt_sysreg_decode(pmt_sysreg enc)
 {
     pmt_reg_ref ref = {PMT_REG_NONE, 0};
-    for (unsigned f = 0; f < NUM_FAMILIES; f++) {
-        pmt_sysreg base = sysregs[families[f].id].enc;
-        if (enc.op0 == base.op0 && enc.op1 == base.op1 && enc.crn == base.crn &&
-            (enc.crm & ~3u) == base.crm && enc.op2 <= 7) {
-            unsigned n = (unsigned)(enc.crm & 3) << 3 | enc.op2;
-            ref.id = n == 31 ? families[f].at31 : families[f].id;
-            ref.index = n == 31 ? 0 : n;
-            return ref;
-        }
-    }
     for (int id = 1; id < PMT_REG_COUNT_; id++) {
         if (family_of((pmt_reg_id)id) < 0 && same(sysregs[id].enc, enc)) {
             ref.id = (pmt_reg_id)id;
+            return ref;
+        }
+    }
+    for (unsigned f = 0; f < NUM_FAMILIES; f++) {
+        unsigned n;
+        if (family_decode(f, enc, &n)) {
+            bool other = families[f].layout == IDX_PMU && n == 31;
+            ref.id = other ? families[f].at31 : families[f].id;
+            ref.index = other ? 0 : n;
             return ref;
         }
     }
@@ -93,13 +177,8 @@ pmt_sysreg pmt_sysreg_encode(pmt_reg_ref reg)
 {
     if (reg.id <= PMT_REG_NONE || reg.id >= PMT_REG_COUNT_)
         return PMT_SYSREG(0, 0, 0, 0, 0);
-    pmt_sysreg e = sysregs[reg.id].enc;
-    if (family_of(reg.id) >= 0) {
-        unsigned n = reg.index & 31;
-        e.crm = (uint8_t)(e.crm | n >> 3);
-        e.op2 = (uint8_t)(n & 7);
-    }
-    return e;
+    int f = family_of(reg.id);
+    return f >= 0 ? family_encode((unsigned)f, reg.index) : sysregs[reg.id].enc;
 }
 
 const char *pmt_reg_name(pmt_reg_id id)
@@ -150,6 +229,32 @@ static const char *layout_of(pmt_reg_id id)
     case PMT_REG_TRFCR_EL1:
     case PMT_REG_TRFCR_EL12: return "TRFCR_EL1";
     case PMT_REG_TRFCR_EL2: return "TRFCR_EL2";
+    case PMT_REG_TRCPRGCTLR: return "TRCPRGCTLR";
+    case PMT_REG_TRCSTATR: return "TRCSTATR";
+    case PMT_REG_TRCRSR: return "TRCRSR";
+    case PMT_REG_TRCCONFIGR: return "TRCCONFIGR";
+    case PMT_REG_TRCEVENTCTL1R: return "TRCEVENTCTL1R";
+    case PMT_REG_TRCTSCTLR: return "TRCEVENT";
+    case PMT_REG_TRCSYNCPR: return "TRCSYNCPR";
+    case PMT_REG_TRCCCCTLR: return "TRCCCCTLR";
+    case PMT_REG_TRCBBCTLR: return "TRCBBCTLR";
+    case PMT_REG_TRCTRACEIDR: return "TRCTRACEIDR";
+    case PMT_REG_TRCVICTLR: return "TRCVICTLR";
+    case PMT_REG_TRCVIIECTLR: return "TRCVIIECTLR";
+    case PMT_REG_TRCVISSCTLR: return "TRCVISSCTLR";
+    case PMT_REG_TRCRSCTLR: return "TRCRSCTLR";
+    case PMT_REG_TRCACATR: return "TRCACATR";
+    case PMT_REG_TRCEXTINSELR: return "TRCEXTINSELR";
+    case PMT_REG_TRCIDR0: return "TRCIDR0";
+    case PMT_REG_TRCIDR1: return "TRCIDR1";
+    case PMT_REG_TRCIDR2: return "TRCIDR2";
+    case PMT_REG_TRCIDR3: return "TRCIDR3";
+    case PMT_REG_TRCIDR4: return "TRCIDR4";
+    case PMT_REG_TRCIDR5: return "TRCIDR5";
+    case PMT_REG_TRCIDR6: return "TRCIDR6";
+    case PMT_REG_TRCOSLSR: return "TRCOSLSR";
+    case PMT_REG_TRCDEVARCH: return "TRCDEVARCH";
+    case PMT_REG_TRCAUTHSTATUS: return "TRCAUTHSTATUS";
     default: return NULL;
     }
 }

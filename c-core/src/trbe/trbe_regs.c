@@ -178,9 +178,17 @@ uint64_t trbe_reg_value(const pmt_pe *pe, pmt_reg_id id, unsigned which, bool ex
     }
 }
 
+/* FEAT_TRF (TRFCR_EL1, TRFCR_EL2, TRFCR_EL12) comes with the Trace Buffer Unit and with the
+ * ETE trace unit; the TRB* registers only with the former. */
+static bool trbe_present(const pmt_pe *pe, pmt_reg_id id)
+{
+    bool trf = id == PMT_REG_TRFCR_EL1 || id == PMT_REG_TRFCR_EL2 || id == PMT_REG_TRFCR_EL12;
+    return pe->cfg.trbe.feat_trbe || (trf && pe->cfg.ete.feat_ete);
+}
+
 pmt_access trbe_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
 {
-    if (!pe->cfg.trbe.feat_trbe)
+    if (!trbe_present(pe, reg.id))
         return PMT_ACCESS_NOT_MINE; /* no Trace Buffer Unit in this model: the CPU decides */
     pmt_access a;
     unsigned which = 1;
@@ -322,7 +330,7 @@ static void write_trbsr(pmt_pe *pe, unsigned which, uint64_t v)
 
 pmt_access trbe_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
 {
-    if (!pe->cfg.trbe.feat_trbe)
+    if (!trbe_present(pe, reg.id))
         return PMT_ACCESS_NOT_MINE;
     struct pmt_trbe_regs *t = &pe->st.trbe;
     pmt_access a;
@@ -421,21 +429,24 @@ void trbe_reset(pmt_pe *pe)
     pe->trbe_in_flush_request = pe->trbe_flush_deferred = false;
 }
 
+/* MDCR_EL2.TTRF and MDCR_EL3.{TTRF, STE, RLTE} are FEAT_TRF's: with the Trace Buffer Unit or
+ * the ETE trace unit. */
 uint64_t trbe_mdcr_el2_mask(const pmt_pe *pe)
 {
-    if (!pe->cfg.trbe.feat_trbe)
-        return 0;
-    return PMT_MASK(MDCR_EL2, E2TB) | PMT_MASK(MDCR_EL2, TTRF);
+    uint64_t m = pe->cfg.trbe.feat_trbe || pe->cfg.ete.feat_ete ? PMT_MASK(MDCR_EL2, TTRF) : 0;
+    return m | (pe->cfg.trbe.feat_trbe ? PMT_MASK(MDCR_EL2, E2TB) : 0);
 }
 
 uint64_t trbe_mdcr_el3_mask(const pmt_pe *pe)
 {
     const pmt_trbe_config *c = &pe->cfg.trbe;
+    uint64_t trf = PMT_MASK(MDCR_EL3, TTRF) | PMT_MASK(MDCR_EL3, STE) |
+                   (pe->cfg.have_rme ? PMT_MASK(MDCR_EL3, RLTE) : 0);
     if (!c->feat_trbe)
-        return 0;
-    uint64_t m = PMT_MASK(MDCR_EL3, NSTB) | PMT_MASK(MDCR_EL3, TTRF) | PMT_MASK(MDCR_EL3, STE);
+        return pe->cfg.ete.feat_ete ? trf : 0;
+    uint64_t m = PMT_MASK(MDCR_EL3, NSTB) | trf;
     if (pe->cfg.have_rme)
-        m |= PMT_MASK(MDCR_EL3, NSTBE) | PMT_MASK(MDCR_EL3, RLTE);
+        m |= PMT_MASK(MDCR_EL3, NSTBE);
     if (c->feat_trbe_exc)
         m |= PMT_MASK(MDCR_EL3, TRBEE);
     if (c->feat_trbe_ext)

@@ -1,0 +1,108 @@
+/*
+ * ete_internal.h - the ETE trace unit's programmers' model (ete_regs.c, ete_idr.c) and its
+ * filtering decisions (ete_filter.c), and the interface the glue (CPU waypoints -> filter ->
+ * packets -> Trace Buffer Unit) uses. Everything here reads the plain state in pe->st.ete.
+ */
+#ifndef PMTRACE_ETE_INTERNAL_H
+#define PMTRACE_ETE_INTERNAL_H
+
+#include "../trbe/trbe_internal.h"
+
+/* Resource selector groups (TRCRSCTLR<n>.GROUP). */
+enum ete_rs_group {
+    ETE_RS_EXTIN = 0,    /* External Input Selectors (TRCEXTINSELR<n>: PMU events) */
+    ETE_RS_PECOMP = 1,   /* PE Comparator Inputs (none) */
+    ETE_RS_COUNTSEQ = 2, /* Counters and Sequencer (none) */
+    ETE_RS_SSC = 3,      /* Single-shot Comparator Controls (none) */
+    ETE_RS_SAC = 4,      /* Single Address Comparators */
+    ETE_RS_ARC = 5,      /* Address Range Comparators */
+    ETE_RS_CID = 6,      /* Context Identifier Comparators */
+    ETE_RS_VMID = 7      /* Virtual Context Identifier Comparators */
+};
+
+/* --- ete_idr.c: TRCIDR<n> and the other identification registers, from the config. --- */
+uint64_t ete_idr(const pmt_pe *pe, unsigned n); /* TRCIDR<n>, n = 0..13 */
+uint64_t ete_devarch(void);
+uint64_t ete_authstatus(const pmt_pe *pe);
+/* The Exception level filter bits the PE implements, in TRCVICTLR / TRCACATR positions
+ * relative to EXLEVEL_S (bits 0..3 S, 4..6 NS, 8..10 RL). */
+uint64_t ete_exlevel_bits(const pmt_pe *pe);
+
+/* --- ete_regs.c --- */
+bool ete_enabled(const pmt_pe *pe); /* TRCPRGCTLR.EN == 1 and the PE OS Lock unlocked */
+bool ete_idle(const pmt_pe *pe);    /* TRCSTATR.IDLE */
+
+/* --- The glue's interface. --- */
+
+/* Is the trace unit enabled and is trace allowed at the current PE state (TraceAllowed)? The
+ * cheap question to ask before anything else; false while trace is off. */
+bool ete_active(const pmt_pe *pe);
+
+/* TraceAllowed(PSTATE.EL) (J1.3.4.42): self-hosted trace prohibition by TRFCR_ELx, MDCR_EL3.STE
+ * and RLTE, the Trace Buffer Unit's owner, Debug state; the authentication interface when
+ * self-hosted trace is disabled. */
+bool ete_trace_allowed(const pmt_pe *pe);
+
+/* TRCVICTLR.EXLEVEL_<ss>_EL<n> lets instruction trace be generated at the current Exception
+ * level and Security state. */
+bool ete_exlevel_traced(const pmt_pe *pe);
+
+/* Consumes instructions the PE executed, in program order at the current PE state: the A64
+ * instructions at start, start + 4, ..., last (start <= last, 4-byte aligned). Finds the run
+ * from start whose instructions all share one ViewInst answer (traced or not), updates the
+ * ViewInst start/stop state (TRCVICTLR.SSSTATUS) for it, and returns whether the run is
+ * traced; *run_last is its last instruction. The glue calls again from *run_last + 4 until it
+ * passes last. While ete_active() is false every instruction is untraced and SSSTATUS does not
+ * change (comparators do not match where trace is prohibited). */
+bool ete_viewinst_run(pmt_pe *pe, uint64_t start, uint64_t last, uint64_t *run_last);
+
+/* The value of a resource event selector (an 8-bit {TYPE, SEL} field of TRCVICTLR,
+ * TRCTSCTLR or TRCEVENTCTL0R) for the instruction at `address` at the current PE state, with
+ * the External Input Selectors in `extin` (bit m: selector m's PMU event occurs now, see
+ * ete_extin_selected; 0 when no PMU event is being delivered). */
+bool ete_resource_event(pmt_pe *pe, unsigned selector, uint64_t address, unsigned extin);
+
+/* The External Input Selectors whose TRCEXTINSELR<m>.evtCount selects PMU event `event` (for
+ * the glue delivering PMU events such as PMU_OVFS to the trace unit). */
+unsigned ete_extin_selected(const pmt_pe *pe, uint16_t event);
+
+/* Branch broadcasting applies to the branch instruction at `address` (TRCCONFIGR.BB with
+ * TRCBBCTLR's Address Range Comparators, D24.4.15). */
+bool ete_branch_broadcast(pmt_pe *pe, uint64_t address);
+
+/* What the trace unit is programmed to put in its trace (TRCCONFIGR and friends), as it
+ * applies at the current PE state. */
+typedef enum ete_timestamp_source {
+    ETE_TS_NONE = 0,        /* TRCCONFIGR.TS = 0 or no Global timestamping */
+    ETE_TS_VIRTUAL,         /* TraceTimeStamp(): TimeStamp_Virtual */
+    ETE_TS_OFFSET_PHYSICAL, /* TimeStamp_OffsetPhysical (needs FEAT_ECV; not reached here) */
+    ETE_TS_PHYSICAL,        /* TimeStamp_Physical */
+    ETE_TS_CORESIGHT        /* TimeStamp_CoreSight (self-hosted trace disabled) */
+} ete_timestamp_source;
+
+typedef struct ete_options {
+    bool context_id; /* TRCCONFIGR.CID: CONTEXTIDR_EL1 in Context elements */
+    bool vmid;       /* TRCCONFIGR.VMID and TraceContextIDR2(): CONTEXTIDR_EL2 as the Virtual
+                        context identifier (TRCCONFIGR.VMIDOPT is RES1) */
+    ete_timestamp_source timestamp;
+    unsigned ts_event;         /* TRCTSCTLR: the resource event selector requesting timestamps */
+    bool cycle_counting;       /* TRCCONFIGR.CCI */
+    unsigned cc_threshold;     /* TRCCCCTLR.THRESHOLD */
+    bool return_stack;         /* TRCCONFIGR.RS */
+    unsigned sync_period_log2; /* trace protocol synchronization every 2^n bytes; 0: disabled */
+    unsigned trace_id;         /* TRCTRACEIDR.TRACEID */
+    bool wfx_p0;               /* TRCIDR2.WFXMODE */
+    unsigned event_insten;     /* TRCEVENTCTL1R.INSTEN: Event elements 0..3 enabled */
+} ete_options;
+void ete_get_options(const pmt_pe *pe, ete_options *out);
+
+/* The PE's CONTEXTIDR_EL1 and CONTEXTIDR_EL2, which the Context comparators compare. */
+void ete_set_context(pmt_pe *pe, uint32_t contextidr_el1, uint32_t contextidr_el2);
+
+/* The drain hook: `drain` is asked when the trace unit becomes disabled (TRCPRGCTLR.EN cleared
+ * or the OS Lock locked) to output and flush what the unit generated; it calls
+ * ete_output_drained (also from inside drain). TRCSTATR.IDLE reads 0 until then. */
+void ete_set_drain_hook(pmt_pe *pe, void (*drain)(pmt_pe *pe, void *user), void *user);
+void ete_output_drained(pmt_pe *pe);
+
+#endif

@@ -1,0 +1,618 @@
+// The ETE trace unit's System registers (Arm ARM D24.4): existence with the config, the shared
+// accessibility pseudocode (EL0, CPACR_EL1.TTA, CPTR_EL2.TTA, CPTR_EL3.TTA), reset values,
+// RES0/RES1 masks, read-only registers, TRCIDR<n> against the config, the enable/Idle state
+// machine with the PE OS Lock, writes while not Idle, save and restore.
+//
+// Expected values are worked out by hand from the field tables of D24.4, not read from the
+// model's code.
+#include "ete_fixture.h"
+
+#include <cstring>
+
+namespace
+{
+
+using Ete = EteTest;
+
+// Every TRC* register the default config implements, with an index for families.
+const std::vector<std::pair<pmt_reg_id, unsigned>> all_regs = {
+    {PMT_REG_TRCPRGCTLR, 0},    {PMT_REG_TRCSTATR, 0},      {PMT_REG_TRCCONFIGR, 0},
+    {PMT_REG_TRCAUXCTLR, 0},    {PMT_REG_TRCEVENTCTL0R, 0}, {PMT_REG_TRCEVENTCTL1R, 0},
+    {PMT_REG_TRCRSR, 0},        {PMT_REG_TRCTSCTLR, 0},     {PMT_REG_TRCSYNCPR, 0},
+    {PMT_REG_TRCCCCTLR, 0},     {PMT_REG_TRCBBCTLR, 0},     {PMT_REG_TRCTRACEIDR, 0},
+    {PMT_REG_TRCVICTLR, 0},     {PMT_REG_TRCVIIECTLR, 0},   {PMT_REG_TRCVISSCTLR, 0},
+    {PMT_REG_TRCIDR0, 0},       {PMT_REG_TRCIDR1, 0},       {PMT_REG_TRCIDR2, 0},
+    {PMT_REG_TRCIDR3, 0},       {PMT_REG_TRCIDR4, 0},       {PMT_REG_TRCIDR5, 0},
+    {PMT_REG_TRCIDR6, 0},       {PMT_REG_TRCIDR7, 0},       {PMT_REG_TRCIDR8, 0},
+    {PMT_REG_TRCIDR9, 0},       {PMT_REG_TRCIDR10, 0},      {PMT_REG_TRCIDR11, 0},
+    {PMT_REG_TRCIDR12, 0},      {PMT_REG_TRCIDR13, 0},      {PMT_REG_TRCCIDCCTLR0, 0},
+    {PMT_REG_TRCVMIDCCTLR0, 0}, {PMT_REG_TRCOSLSR, 0},      {PMT_REG_TRCCLAIMSET, 0},
+    {PMT_REG_TRCCLAIMCLR, 0},   {PMT_REG_TRCDEVARCH, 0},    {PMT_REG_TRCDEVID, 0},
+    {PMT_REG_TRCAUTHSTATUS, 0}, {PMT_REG_TRCRSCTLR, 2},     {PMT_REG_TRCRSCTLR, 15},
+    {PMT_REG_TRCACVR, 0},       {PMT_REG_TRCACVR, 7},       {PMT_REG_TRCACATR, 0},
+    {PMT_REG_TRCACATR, 7},      {PMT_REG_TRCCIDCVR, 0},     {PMT_REG_TRCVMIDCVR, 0},
+    {PMT_REG_TRCEXTINSELR, 0},  {PMT_REG_TRCEXTINSELR, 3},
+};
+
+bool is_read_only(pmt_reg_id id)
+{
+    return id == PMT_REG_TRCSTATR || id == PMT_REG_TRCOSLSR || id == PMT_REG_TRCDEVARCH ||
+           id == PMT_REG_TRCDEVID || id == PMT_REG_TRCAUTHSTATUS ||
+           (id >= PMT_REG_TRCIDR0 && id <= PMT_REG_TRCIDR13);
+}
+
+// --- Encodings (D24.4 encoding tables) ---
+
+TEST(EteEncoding, D24_4_FamilyEncodingsRoundTrip)
+{
+    struct Case {
+        pmt_reg_id id;
+        unsigned n;
+        pmt_sysreg enc;
+    } cases[] = {
+        {PMT_REG_TRCRSCTLR, 2, PMT_SYSREG(2, 1, 1, 2, 0)}, // CRm = m[3:0], op2 = 0b00:m[4]
+        {PMT_REG_TRCRSCTLR, 31, PMT_SYSREG(2, 1, 1, 15, 1)},
+        {PMT_REG_TRCACVR, 9, PMT_SYSREG(2, 1, 2, 2, 1)},      // CRm = m[2:0]:0, op2 = 0b00:m[3]
+        {PMT_REG_TRCACATR, 9, PMT_SYSREG(2, 1, 2, 2, 3)},     // op2 = 0b01:m[3]
+        {PMT_REG_TRCCIDCVR, 3, PMT_SYSREG(2, 1, 3, 6, 0)},    // CRm = m[2:0]:0, op2 = 0b000
+        {PMT_REG_TRCVMIDCVR, 7, PMT_SYSREG(2, 1, 3, 14, 1)},  // op2 = 0b001
+        {PMT_REG_TRCEXTINSELR, 3, PMT_SYSREG(2, 1, 0, 11, 4)} // CRm = 0b10:m[1:0], op2 = 0b100
+    };
+    for (const Case &c : cases) {
+        pmt_sysreg e = pmt_sysreg_encode({c.id, c.n});
+        EXPECT_TRUE(e.op0 == c.enc.op0 && e.op1 == c.enc.op1 && e.crn == c.enc.crn &&
+                    e.crm == c.enc.crm && e.op2 == c.enc.op2)
+            << pmt_reg_name(c.id) << c.n;
+        pmt_reg_ref r = pmt_sysreg_decode(c.enc);
+        EXPECT_EQ(r.id, c.id);
+        EXPECT_EQ(r.index, c.n);
+    }
+    // TRCRSCTLR<m> is m = 2..31: the encodings of m = 0 and 1 are not trace unit registers.
+    EXPECT_EQ(pmt_sysreg_decode(PMT_SYSREG(2, 1, 1, 0, 0)).id, PMT_REG_NONE);
+    EXPECT_EQ(pmt_sysreg_decode(PMT_SYSREG(2, 1, 1, 1, 0)).id, PMT_REG_NONE);
+    // Single registers inside the families' encoding space keep their own identity.
+    EXPECT_EQ(pmt_sysreg_decode(PMT_SYSREG(2, 1, 1, 1, 4)).id, PMT_REG_TRCOSLSR);
+    EXPECT_EQ(pmt_sysreg_decode(PMT_SYSREG(2, 1, 3, 2, 2)).id, PMT_REG_TRCVMIDCCTLR0);
+    EXPECT_EQ(pmt_sysreg_decode(PMT_SYSREG(2, 1, 0, 10, 0)).id, PMT_REG_TRCRSR);
+    EXPECT_EQ(pmt_sysreg_decode(PMT_SYSREG(2, 1, 0, 8, 7)).id, PMT_REG_TRCIDR0);
+    EXPECT_EQ(pmt_sysreg_decode(PMT_SYSREG(2, 1, 0, 5, 6)).id, PMT_REG_TRCIDR13);
+}
+
+TEST(EteEncoding, RegFormatNamesFields)
+{
+    char buf[160];
+    pmt_reg_format({PMT_REG_TRCSTATR, 0}, 3, buf, sizeof buf);
+    EXPECT_STREQ(buf, "TRCSTATR = 0x3 {IDLE=1, PMSTABLE=1}");
+    pmt_reg_format({PMT_REG_TRCACVR, 5}, 0x40, buf, sizeof buf);
+    EXPECT_STREQ(buf, "TRCACVR5 = 0x40");
+}
+
+// --- Existence ---
+
+TEST_F(Ete, NoTraceUnitWithoutFeatEte)
+{
+    make(); // feat_ete false by default
+    uint64_t v;
+    EXPECT_EQ(read(PMT_REG_TRCPRGCTLR, &v), PMT_ACCESS_NOT_MINE);
+    EXPECT_EQ(write(PMT_REG_TRCPRGCTLR, 1), PMT_ACCESS_NOT_MINE);
+    uint64_t dfr0, dfr1;
+    ASSERT_EQ(pmt_pe_id_aa64dfr(pe, &dfr0, &dfr1), PMT_OK);
+    EXPECT_EQ(PMT_GET(DFR0, TraceVer, dfr0), 0u);
+}
+
+TEST_F(Ete, IdAa64dfr0TraceVerAndTraceFilt)
+{
+    make_ete();
+    uint64_t dfr0, dfr1;
+    ASSERT_EQ(pmt_pe_id_aa64dfr(pe, &dfr0, &dfr1), PMT_OK);
+    EXPECT_EQ(PMT_GET(DFR0, TraceVer, dfr0), 1u);  // trace unit System registers
+    EXPECT_EQ(PMT_GET(DFR0, TraceFilt, dfr0), 1u); // FEAT_TRF
+    // FEAT_TRF's registers exist without a Trace Buffer Unit.
+    wr(PMT_REG_TRFCR_EL1, PMT_MASK(TRFCR_EL1, E1TRE));
+    EXPECT_EQ(rd(PMT_REG_TRFCR_EL1), PMT_MASK(TRFCR_EL1, E1TRE));
+    uint64_t v;
+    EXPECT_EQ(read(PMT_REG_TRBLIMITR_EL1, &v), PMT_ACCESS_NOT_MINE);
+}
+
+// FEAT_TRF with ETE alone: MDCR_EL2.TTRF and MDCR_EL3.TTRF trap TRFCR_EL1 (D24.4.74).
+TEST_F(Ete, D24_4_74_TrfcrTrapsWithoutATraceBufferUnit)
+{
+    make_ete();
+    wr(PMT_REG_MDCR_EL2, rd(PMT_REG_MDCR_EL2) | PMT_MASK(MDCR_EL2, TTRF));
+    at(1);
+    uint64_t v;
+    EXPECT_EQ(read(PMT_REG_TRFCR_EL1, &v), PMT_ACCESS_TRAP_EL2);
+    at(2);
+    wr(PMT_REG_MDCR_EL2, rd(PMT_REG_MDCR_EL2) & ~PMT_MASK(MDCR_EL2, TTRF));
+    wr_high(PMT_REG_MDCR_EL3, PMT_MASK(MDCR_EL3, TTRF));
+    EXPECT_EQ(read(PMT_REG_TRFCR_EL2, &v), PMT_ACCESS_TRAP_EL3);
+    // MDCR_EL2.E2TB stays RES0 without FEAT_TRBE.
+    wr(PMT_REG_MDCR_EL2, rd(PMT_REG_MDCR_EL2) | PMT_MASK(MDCR_EL2, E2TB));
+    EXPECT_EQ(rd(PMT_REG_MDCR_EL2) & PMT_MASK(MDCR_EL2, E2TB), 0u);
+}
+
+// "This register is present only when ..." of each register with a condition.
+TEST_F(Ete, D24_4_PresentOnlyWithTheirFeatures)
+{
+    make_ete();
+    uint64_t v;
+    // Not implemented: stalling, Q elements.
+    EXPECT_EQ(read(PMT_REG_TRCSTALLCTLR, &v), PMT_ACCESS_UNDEFINED);
+    EXPECT_EQ(read(PMT_REG_TRCQCTLR, &v), PMT_ACCESS_UNDEFINED);
+    // Beyond the configured comparators and selectors.
+    EXPECT_EQ(read(PMT_REG_TRCACVR, &v, 8), PMT_ACCESS_UNDEFINED); // 4 pairs: 0..7
+    EXPECT_EQ(read(PMT_REG_TRCACATR, &v, 8), PMT_ACCESS_UNDEFINED);
+    EXPECT_EQ(read(PMT_REG_TRCRSCTLR, &v, 16), PMT_ACCESS_UNDEFINED); // 8 pairs: 2..15
+    EXPECT_EQ(read(PMT_REG_TRCCIDCVR, &v, 1), PMT_ACCESS_UNDEFINED);
+    EXPECT_EQ(read(PMT_REG_TRCVMIDCVR, &v, 1), PMT_ACCESS_UNDEFINED);
+    EXPECT_EQ(read(PMT_REG_TRCCIDCCTLR1, &v), PMT_ACCESS_UNDEFINED); // NUMCIDC <= 4
+    EXPECT_EQ(read(PMT_REG_TRCVMIDCCTLR1, &v), PMT_ACCESS_UNDEFINED);
+    for (auto [id, n] : all_regs)
+        EXPECT_EQ(read(id, &v, n), PMT_ACCESS_OK) << pmt_reg_name(id) << n;
+}
+
+TEST_F(Ete, D24_4_FeatureRegistersFollowTheConfig)
+{
+    ete_config();
+    cfg.ete.timestamps = false;     // TRCTSCTLR: TRCIDR0.TSSIZE != 0
+    cfg.ete.cycle_counting = false; // TRCCCCTLR: TRCIDR0.TRCCCI
+    cfg.ete.num_rs_pairs = 0;       // TRCEVENTCTL0R: NUMRSPAIR != 0
+    cfg.ete.num_ext_in_sel = 0;     // TRCEXTINSELR<n>: n < NUMEXTINSEL
+    cfg.ete.num_ac_pairs = 0;       // TRCVIIECTLR, TRCVISSCTLR, TRCBBCTLR: NUMACPAIRS > 0
+    cfg.ete.num_cid_comps = 0;      // TRCCIDCCTLR0: NUMCIDC > 0
+    cfg.have_el2 = false;           // TRCVMIDCCTLR0: VMIDSIZE > 0 needs EL2
+    cfg.ete.num_vmid_comps = 0;
+    make();
+    uint64_t v;
+    for (pmt_reg_id id :
+         {PMT_REG_TRCTSCTLR, PMT_REG_TRCCCCTLR, PMT_REG_TRCEVENTCTL0R, PMT_REG_TRCVIIECTLR,
+          PMT_REG_TRCVISSCTLR, PMT_REG_TRCBBCTLR, PMT_REG_TRCCIDCCTLR0, PMT_REG_TRCVMIDCCTLR0})
+        EXPECT_EQ(read(id, &v), PMT_ACCESS_UNDEFINED) << pmt_reg_name(id);
+    EXPECT_EQ(read(PMT_REG_TRCRSCTLR, &v, 2), PMT_ACCESS_UNDEFINED);
+    EXPECT_EQ(read(PMT_REG_TRCACVR, &v, 0), PMT_ACCESS_UNDEFINED);
+    EXPECT_EQ(read(PMT_REG_TRCEXTINSELR, &v, 0), PMT_ACCESS_UNDEFINED);
+    // TRCVICTLR.SSSTATUS is RES1 with NUMACPAIRS and NUMPC 0; EVENT is RES0 without selectors.
+    EXPECT_EQ(rd(PMT_REG_TRCVICTLR), PMT_MASK(TRCVICTLR, SSSTATUS));
+    wr(PMT_REG_TRCVICTLR, 0);
+    EXPECT_EQ(rd(PMT_REG_TRCVICTLR), PMT_MASK(TRCVICTLR, SSSTATUS));
+    // Without EL2, TRCCONFIGR.VMIDOPT is RES0 (TRCIDR2.VMIDOPT = 0b00).
+    EXPECT_EQ(rd(PMT_REG_TRCCONFIGR), 1u);
+}
+
+// --- Access (the accessibility pseudocode of D24.4.11 to D24.4.73) ---
+
+TEST_F(Ete, D24_4_UndefinedAtEl0)
+{
+    make_ete();
+    at(0);
+    uint64_t v;
+    for (auto [id, n] : all_regs) {
+        EXPECT_EQ(read(id, &v, n), PMT_ACCESS_UNDEFINED) << pmt_reg_name(id) << n;
+        EXPECT_EQ(write(id, 0, n), PMT_ACCESS_UNDEFINED) << pmt_reg_name(id) << n;
+    }
+}
+
+TEST_F(Ete, D24_4_ReadOnlyRegistersHaveNoMsr)
+{
+    make_ete();
+    for (auto [id, n] : all_regs) {
+        if (is_read_only(id))
+            EXPECT_EQ(write(id, 0, n), PMT_ACCESS_UNDEFINED) << pmt_reg_name(id);
+        else
+            EXPECT_EQ(write(id, 0, n), PMT_ACCESS_OK) << pmt_reg_name(id);
+    }
+}
+
+TEST_F(Ete, D24_4_CpacrEl1TtaTrapsEl1ToEl1)
+{
+    make_ete();
+    at(1);
+    state([](pmt_pe_state &s) { s.cpacr_tta = true; });
+    uint64_t v;
+    for (auto [id, n] : all_regs)
+        EXPECT_EQ(read(id, &v, n), PMT_ACCESS_TRAP_EL1) << pmt_reg_name(id);
+    EXPECT_EQ(write(PMT_REG_TRCPRGCTLR, 1), PMT_ACCESS_TRAP_EL1);
+    // CPACR_EL1.TTA does not apply at EL2.
+    at(2);
+    state([](pmt_pe_state &s) { s.cpacr_tta = true; });
+    EXPECT_EQ(read(PMT_REG_TRCPRGCTLR, &v), PMT_ACCESS_OK);
+}
+
+TEST_F(Ete, D24_4_CptrEl2TtaTrapsEl1AndEl2ToEl2)
+{
+    make_ete();
+    uint64_t v;
+    at(1);
+    state([](pmt_pe_state &s) { s.cptr_el2_tta = true; });
+    EXPECT_EQ(read(PMT_REG_TRCCONFIGR, &v), PMT_ACCESS_TRAP_EL2);
+    EXPECT_EQ(write(PMT_REG_TRCCONFIGR, 0), PMT_ACCESS_TRAP_EL2);
+    at(2);
+    state([](pmt_pe_state &s) { s.cptr_el2_tta = true; });
+    EXPECT_EQ(read(PMT_REG_TRCIDR0, &v), PMT_ACCESS_TRAP_EL2);
+    // EL1 where EL2 is not enabled (Secure EL1 without Secure EL2): no EL2 trap.
+    at(1, PMT_SS_SECURE, false);
+    state([](pmt_pe_state &s) { s.cptr_el2_tta = true; });
+    EXPECT_EQ(read(PMT_REG_TRCCONFIGR, &v), PMT_ACCESS_OK);
+    // CPACR_EL1.TTA comes first at EL1.
+    at(1);
+    state([](pmt_pe_state &s) { s.cptr_el2_tta = s.cpacr_tta = true; });
+    EXPECT_EQ(read(PMT_REG_TRCCONFIGR, &v), PMT_ACCESS_TRAP_EL1);
+}
+
+TEST_F(Ete, D24_4_CptrEl3TtaTrapsToEl3)
+{
+    make_ete();
+    uint64_t v;
+    for (unsigned el : {1u, 2u, 3u}) {
+        at(el, el == 3 ? PMT_SS_SECURE : PMT_SS_NONSECURE);
+        state([](pmt_pe_state &s) { s.cptr_el3_tta = true; });
+        EXPECT_EQ(read(PMT_REG_TRCSTATR, &v), PMT_ACCESS_TRAP_EL3) << "EL" << el;
+        EXPECT_EQ(write(PMT_REG_TRCVICTLR, 0), PMT_ACCESS_TRAP_EL3) << "EL" << el;
+    }
+    // CPTR_EL2.TTA comes before CPTR_EL3.TTA.
+    at(2);
+    state([](pmt_pe_state &s) { s.cptr_el2_tta = s.cptr_el3_tta = true; });
+    EXPECT_EQ(read(PMT_REG_TRCSTATR, &v), PMT_ACCESS_TRAP_EL2);
+}
+
+TEST_F(Ete, D24_4_CptrEl3TtaWithoutEl3DoesNotTrap)
+{
+    ete_config();
+    cfg.have_el3 = false;
+    make();
+    state([](pmt_pe_state &s) { s.cptr_el3_tta = true; });
+    uint64_t v;
+    EXPECT_EQ(read(PMT_REG_TRCSTATR, &v), PMT_ACCESS_OK);
+}
+
+// --- Reset values ---
+
+TEST_F(Ete, D24_4_ResetValues)
+{
+    make_ete();
+    EXPECT_EQ(rd(PMT_REG_TRCPRGCTLR), 0u);    // EN resets to 0 (D24.4.52)
+    EXPECT_EQ(rd(PMT_REG_TRCAUXCTLR), 0u);    // resets to 0x00000000 (D24.4.14)
+    EXPECT_EQ(rd(PMT_REG_TRCEVENTCTL1R), 0u); // OE resets to 0; the rest UNKNOWN (0)
+    // TRCCONFIGR: bit 0 RES1, VMIDOPT RES1 with EL2; UNKNOWN fields 0.
+    EXPECT_EQ(rd(PMT_REG_TRCCONFIGR), 0x8001u);
+    EXPECT_EQ(rd(PMT_REG_TRCSTATR), 0x3u); // Idle and stable
+    EXPECT_EQ(rd(PMT_REG_TRCCLAIMCLR), 0u);
+    for (pmt_reg_id id : {PMT_REG_TRCVICTLR, PMT_REG_TRCVIIECTLR, PMT_REG_TRCVISSCTLR,
+                          PMT_REG_TRCSYNCPR, PMT_REG_TRCTRACEIDR, PMT_REG_TRCRSR})
+        EXPECT_EQ(rd(id), 0u) << pmt_reg_name(id); // UNKNOWN, documented as 0
+}
+
+TEST_F(Ete, D24_4_64_FixedSyncPeriodIsReadOnly)
+{
+    ete_config();
+    cfg.ete.fixed_sync_period = true;
+    cfg.ete.sync_period = 12;
+    make();
+    EXPECT_EQ(PMT_GET(TRCIDR3, SYNCPR, rd(PMT_REG_TRCIDR3)), 1u);
+    EXPECT_EQ(rd(PMT_REG_TRCSYNCPR), 12u);
+    wr(PMT_REG_TRCSYNCPR, 8);
+    EXPECT_EQ(rd(PMT_REG_TRCSYNCPR), 12u);
+}
+
+// --- Masks: every writable bit of each register, from the field tables ---
+
+TEST_F(Ete, D24_4_WriteMasks)
+{
+    make_ete();
+    const uint64_t ones = ~uint64_t{0};
+    struct Case {
+        pmt_reg_id id;
+        unsigned n;
+        uint64_t expect;
+    } cases[] = {
+        {PMT_REG_TRCPRGCTLR, 0, 0x1},
+        // RES1 bit 0; BB 3, CCI 4, CID 6, VMID 7, TS 11; VMIDOPT 15 RES1; RS (no RETSTACK),
+        // QE (no QSUPP), ITO (no ITE) RES0.
+        {PMT_REG_TRCCONFIGR, 0, 0x88D9},
+        {PMT_REG_TRCAUXCTLR, 0, 0xFFFFFFFF},
+        {PMT_REG_TRCEVENTCTL0R, 0, 0x9F9F9F9F}, // four events: SEL[4:0], TYPE
+        {PMT_REG_TRCEVENTCTL1R, 0, 0xF},        // INSTEN[3:0]; ATB, LPOVERRIDE, OE RES0
+        {PMT_REG_TRCRSR, 0, 0x1F0F},            // TA, EVENT[3:0], EXTIN[3:0]
+        {PMT_REG_TRCEXTINSELR, 2, 0xFFFF},      // evtCount
+        {PMT_REG_TRCTSCTLR, 0, 0x9F},
+        {PMT_REG_TRCCCCTLR, 0, 0xFFF},
+        {PMT_REG_TRCBBCTLR, 0, 0x10F}, // MODE, RANGE[3:0]
+        {PMT_REG_TRCTRACEIDR, 0, 0x7F},
+        // EVENT, SSSTATUS, TRCRESET, TRCERR, EXLEVEL_S_EL{0,1,3} (no Secure EL2),
+        // EXLEVEL_NS_EL{0,1,2}; no RL without FEAT_RME.
+        {PMT_REG_TRCVICTLR, 0, 0x7B0E9F},
+        {PMT_REG_TRCVIIECTLR, 0, 0x000F000F},
+        {PMT_REG_TRCVISSCTLR, 0, 0x00FF00FF},
+        {PMT_REG_TRCCIDCCTLR0, 0, 0x0F}, // one comparator, 4 bytes
+        {PMT_REG_TRCVMIDCCTLR0, 0, 0x0F},
+        {PMT_REG_TRCCIDCVR, 0, 0xFFFFFFFF}, // CIDSIZE 32 bits
+        {PMT_REG_TRCVMIDCVR, 0, 0xFFFFFFFF},
+        {PMT_REG_TRCACVR, 3, ones},
+        // TYPE, CONTEXTTYPE; CONTEXT RES0 with one comparator each; EXLEVEL as TRCVICTLR.
+        {PMT_REG_TRCACATR, 3, 0x7B0F},
+        // Reserved GROUP 0xF selects nothing: PAIRINV, INV, GROUP kept.
+        {PMT_REG_TRCRSCTLR, 2, 0x3F0000},
+    };
+    for (const Case &c : cases) {
+        wr(c.id, ones, c.n);
+        EXPECT_EQ(rd(c.id, c.n), c.expect) << pmt_reg_name(c.id) << c.n;
+    }
+    // TRCRSCTLR<n>: SELECT bits of the group's implemented resources; PAIRINV only in even n.
+    wr(PMT_REG_TRCRSCTLR, 0x0034FFFF, 4); // Single Address Comparators 0..7
+    EXPECT_EQ(rd(PMT_REG_TRCRSCTLR, 4), 0x003400FFu);
+    wr(PMT_REG_TRCRSCTLR, 0x0035FFFF, 5); // Address Range Comparators 0..3, odd n
+    EXPECT_EQ(rd(PMT_REG_TRCRSCTLR, 5), 0x0015000Fu);
+    wr(PMT_REG_TRCRSCTLR, 0x0006FFFF, 6); // Context comparator 0
+    EXPECT_EQ(rd(PMT_REG_TRCRSCTLR, 6), 0x00060001u);
+    wr(PMT_REG_TRCRSCTLR, 0x0000FFFF, 7); // External Input Selectors 0..3
+    EXPECT_EQ(rd(PMT_REG_TRCRSCTLR, 7), 0xFu);
+    wr(PMT_REG_TRCRSCTLR, 0x0001FFFF, 8); // PE Comparator Inputs: none
+    EXPECT_EQ(rd(PMT_REG_TRCRSCTLR, 8), 0x10000u);
+}
+
+TEST_F(Ete, D24_4_VictlrRealmFiltersWithRme)
+{
+    ete_config();
+    cfg.have_rme = true;
+    cfg.have_sel2 = true;
+    make();
+    wr(PMT_REG_TRCVICTLR, ~uint64_t{0});
+    // EXLEVEL_RL_EL{0,1,2} (bits 24..26) and EXLEVEL_S_EL2 (bit 18) exist now.
+    EXPECT_EQ(rd(PMT_REG_TRCVICTLR), 0x77F0E9Fu);
+    EXPECT_EQ(rd(PMT_REG_TRCIDR6), 0x7u);
+    EXPECT_EQ(PMT_GET(TRCIDR3, EXLEVEL_S, rd(PMT_REG_TRCIDR3)), 0xFu);
+}
+
+TEST_F(Ete, D24_4_21_ClaimTags)
+{
+    make_ete();
+    EXPECT_EQ(rd(PMT_REG_TRCCLAIMSET), 0xFu); // RAO for the four implemented tags
+    wr(PMT_REG_TRCCLAIMSET, 0xFFFF0005);      // bits beyond the tags are ignored
+    EXPECT_EQ(rd(PMT_REG_TRCCLAIMCLR), 0x5u);
+    EXPECT_EQ(rd(PMT_REG_TRCCLAIMSET), 0xFu);
+    wr(PMT_REG_TRCCLAIMCLR, 0x1);
+    EXPECT_EQ(rd(PMT_REG_TRCCLAIMCLR), 0x4u);
+}
+
+// --- Identification ---
+
+TEST_F(Ete, D24_4_TrcidrValuesFromTheDefaultConfig)
+{
+    make_ete();
+    // TRCIDR0: RES1, TRCBB, TRCCCI, NUMEVENT 0b11, TSSIZE 0b01000, COMMOPT (RAO with TRCCCI
+    // and MAXSPEC 0).
+    EXPECT_EQ(rd(PMT_REG_TRCIDR0), 0x28000CA1u);
+    // TRCIDR1: DESIGNER 0x41, RES1 [15:12], TRCARCHMAJ/MIN 0xF (see TRCDEVARCH).
+    EXPECT_EQ(rd(PMT_REG_TRCIDR1), 0x4100FFF0u);
+    // TRCIDR2: WFXMODE, VMIDOPT 0b10, VMIDSIZE 32-bit, CIDSIZE 32-bit, IASIZE 64-bit.
+    EXPECT_EQ(rd(PMT_REG_TRCIDR2), 0xC0001088u);
+    // TRCIDR3: TRCERR, EXLEVEL_NS 0b111, EXLEVEL_S 0b1011, CCITMIN 4.
+    EXPECT_EQ(rd(PMT_REG_TRCIDR3), 0x017B0004u);
+    // TRCIDR4: NUMVMIDC 1, NUMCIDC 1, NUMRSPAIR 7 (8 pairs), NUMACPAIRS 4.
+    EXPECT_EQ(rd(PMT_REG_TRCIDR4), 0x11070004u);
+    // TRCIDR5: TRACEIDSIZE 7 bits; NUMEXTINSEL 4; NUMEXTIN 0x1FF (unified PMU event
+    // selection); no counters, sequencer.
+    EXPECT_EQ(rd(PMT_REG_TRCIDR5), 0x000709FFu);
+    for (pmt_reg_id id :
+         {PMT_REG_TRCIDR6, PMT_REG_TRCIDR7, PMT_REG_TRCIDR8, PMT_REG_TRCIDR9, PMT_REG_TRCIDR10,
+          PMT_REG_TRCIDR11, PMT_REG_TRCIDR12, PMT_REG_TRCIDR13, PMT_REG_TRCDEVID})
+        EXPECT_EQ(rd(id), 0u) << pmt_reg_name(id);
+    // TRCDEVARCH: ARCHITECT 0x23B, PRESENT, REVISION 0, ARCHVER 5, ARCHPART 0xA13.
+    EXPECT_EQ(rd(PMT_REG_TRCDEVARCH), 0x47705A13u);
+    // TRCAUTHSTATUS: NSNID 0b11, SNID 0b11 (Secure state implemented, debug allowed).
+    EXPECT_EQ(rd(PMT_REG_TRCAUTHSTATUS), 0xCCu);
+}
+
+TEST_F(Ete, D24_4_TrcidrValuesFollowTheOptions)
+{
+    ete_config();
+    cfg.ete.num_ac_pairs = 8;
+    cfg.ete.num_cid_comps = 8;
+    cfg.ete.num_vmid_comps = 2;
+    cfg.ete.num_rs_pairs = 16;
+    cfg.ete.wfx_p0 = false;
+    cfg.ete.ccitmin = 0x100;
+    cfg.ete.cc_size = 8;
+    cfg.ete.return_stack = true;
+    cfg.ete.branch_broadcast = false;
+    cfg.ete.trace_id = false;
+    cfg.ete.designer = 0x51;
+    cfg.ete.revision = 2;
+    make();
+    EXPECT_EQ(rd(PMT_REG_TRCIDR0), 0x28000E81u); // RETSTACK, no TRCBB
+    EXPECT_EQ(rd(PMT_REG_TRCIDR1), 0x5100FFF2u);
+    EXPECT_EQ(rd(PMT_REG_TRCIDR2), 0x50001088u); // CCSIZE 8, no WFXMODE
+    EXPECT_EQ(rd(PMT_REG_TRCIDR3), 0x017B0100u);
+    EXPECT_EQ(rd(PMT_REG_TRCIDR4), 0x280F0008u); // NUMVMIDC 2, NUMCIDC 8, NUMRSPAIR 15, 8 pairs
+    EXPECT_EQ(rd(PMT_REG_TRCIDR5), 0x9FFu);
+    uint64_t v;
+    EXPECT_EQ(read(PMT_REG_TRCBBCTLR, &v), PMT_ACCESS_UNDEFINED);
+    wr(PMT_REG_TRCTRACEIDR, 0x7F); // RES0 without a trace ID
+    EXPECT_EQ(rd(PMT_REG_TRCTRACEIDR), 0u);
+}
+
+TEST_F(Ete, D24_4_TrcidrWithoutCycleCountingOrTimestamps)
+{
+    ete_config();
+    cfg.ete.cycle_counting = false;
+    cfg.ete.timestamps = false;
+    cfg.ete.num_rs_pairs = 0;
+    cfg.ete.num_ext_in_sel = 0;
+    make();
+    // COMMOPT RAZ without TRCCCI, NUMEVENT 0 without selectors, TSSIZE 0.
+    EXPECT_EQ(rd(PMT_REG_TRCIDR0), 0x21u);
+    EXPECT_EQ(PMT_GET(TRCIDR3, CCITMIN, rd(PMT_REG_TRCIDR3)), 0u);
+    EXPECT_EQ(PMT_GET(TRCIDR4, NUMRSPAIR, rd(PMT_REG_TRCIDR4)), 0u);
+}
+
+TEST_F(Ete, D24_4_13_AuthstatusFollowsTheAuthenticationInterface)
+{
+    ete_config();
+    cfg.have_rme = true;
+    make();
+    state([](pmt_pe_state &s) {
+        s.ext_invasive_prohibited = (1u << PMT_SS_SECURE) | (1u << PMT_SS_ROOT);
+    });
+    // SNID 0b10, RLID/RLNID 0b11, RTID/RTNID 0b10, NSNID 0b11.
+    EXPECT_EQ(rd(PMT_REG_TRCAUTHSTATUS), 0x0A00F08Cu);
+}
+
+TEST_F(Ete, BadConfigsAreRefused)
+{
+    auto refused = [&](const std::function<void(pmt_ete_config &)> &f) {
+        pmt_pe_config c = pmt_pe_config_default();
+        c.ete.feat_ete = true;
+        f(c.ete);
+        pmt_pe_callbacks cb = callbacks();
+        pmt_pe *p = pmt_pe_create(&c, &cb);
+        pmt_pe_destroy(p);
+        return p == nullptr;
+    };
+    EXPECT_FALSE(refused([](pmt_ete_config &) {}));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_ac_pairs = 9; }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_rs_pairs = 1; }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_rs_pairs = 17; }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_cid_comps = 9; }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.ccitmin = 0; }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.cc_size = 9; }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) {
+        e.fixed_sync_period = true;
+        e.sync_period = 7;
+    }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_claim_tags = 33; }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_ext_in_sel = 5; }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_rs_pairs = 0; })); // with 4 selectors
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.busy_write = (pmt_ete_busy_write)2; }));
+}
+
+// --- The enable/Idle state machine (TRCPRGCTLR, TRCSTATR, TRCOSLSR) ---
+
+TEST_F(Ete, D24_4_63_IdleClearsOnEnableAndSetsOnDisable)
+{
+    make_ete();
+    EXPECT_TRUE(idle());
+    enable();
+    EXPECT_EQ(rd(PMT_REG_TRCSTATR), 0u); // IDLE 0; PMSTABLE UNKNOWN while enabled (0)
+    disable();
+    EXPECT_EQ(rd(PMT_REG_TRCSTATR), 3u); // nothing to drain without a glue: Idle at once
+}
+
+TEST_F(Ete, D24_4_63_IdleWaitsForTheOutputToDrain)
+{
+    make_ete();
+    int drains = 0;
+    ete_set_drain_hook(
+        pe, [](pmt_pe *, void *u) { ++*static_cast<int *>(u); }, &drains);
+    enable();
+    disable();
+    EXPECT_EQ(drains, 1);
+    EXPECT_FALSE(idle()); // trace generated before the disable is still being output
+    EXPECT_FALSE(pmstable());
+    ete_output_drained(pe);
+    EXPECT_TRUE(idle());
+    EXPECT_TRUE(pmstable());
+}
+
+TEST_F(Ete, D24_4_63_DrainCompletingInsideTheHook)
+{
+    make_ete();
+    ete_set_drain_hook(
+        pe, [](pmt_pe *p, void *) { ete_output_drained(p); }, nullptr);
+    enable();
+    disable();
+    EXPECT_TRUE(idle());
+}
+
+TEST_F(Ete, D24_4_63_DrainedWhileEnabledIsIgnored)
+{
+    make_ete();
+    enable();
+    ete_output_drained(pe);
+    EXPECT_FALSE(idle());
+}
+
+TEST_F(Ete, D24_4_51_OsLockDisablesTheTraceUnit)
+{
+    make_ete();
+    enable();
+    EXPECT_EQ(rd(PMT_REG_TRCOSLSR), 0x10u); // OSLM = 0b100 (PE OS Lock), OSLK 0
+    os_lock(true);
+    EXPECT_EQ(rd(PMT_REG_TRCOSLSR), 0x12u); // OSLK follows OSLSR_EL1.OSLK
+    EXPECT_TRUE(idle());                    // disabled although TRCPRGCTLR.EN is 1
+    EXPECT_EQ(rd(PMT_REG_TRCPRGCTLR), 1u);
+    EXPECT_FALSE(ete_active(pe));
+    os_lock(false);
+    EXPECT_FALSE(idle());
+}
+
+TEST_F(Ete, D24_4_WritesWhileNotIdleAreLoggedAndApply)
+{
+    make_ete();
+    enable();
+    log_lines.clear();
+    wr(PMT_REG_TRCCONFIGR, 0x41); // CID
+    EXPECT_EQ(rd(PMT_REG_TRCCONFIGR), 0x8041u);
+    ASSERT_EQ(log_lines.size(), 1u);
+    EXPECT_NE(log_lines[0].find("TRCCONFIGR"), std::string::npos);
+    EXPECT_NE(log_lines[0].find("not Idle"), std::string::npos);
+    EXPECT_NE(log_lines[0].find("CONSTRAINED UNPREDICTABLE"), std::string::npos);
+    // TRCVICTLR, TRCPRGCTLR, TRCAUXCTLR and the claim tags have no such rule.
+    log_lines.clear();
+    wr(PMT_REG_TRCVICTLR, VICTLR_ON);
+    wr(PMT_REG_TRCCLAIMSET, 2);
+    EXPECT_TRUE(log_lines.empty());
+}
+
+TEST_F(Ete, D24_4_WritesWhileNotIdleIgnoredByChoice)
+{
+    ete_config();
+    cfg.ete.busy_write = PMT_ETE_BUSY_WRITE_IGNORED;
+    make();
+    enable();
+    wr(PMT_REG_TRCACVR, 0x1234, 0);
+    EXPECT_EQ(rd(PMT_REG_TRCACVR, 0), 0u);
+    EXPECT_FALSE(log_lines.empty());
+    disable();
+    wr(PMT_REG_TRCACVR, 0x1234, 0);
+    EXPECT_EQ(rd(PMT_REG_TRCACVR, 0), 0x1234u);
+}
+
+TEST_F(Ete, ReservedValuesAreLogged)
+{
+    make_ete();
+    log_lines.clear();
+    wr(PMT_REG_TRCSYNCPR, 3);          // reserved PERIOD
+    wr(PMT_REG_TRCCCCTLR, 1);          // below CCITMIN
+    wr(PMT_REG_TRCACATR, 1, 0);        // TYPE data address
+    wr(PMT_REG_TRCRSCTLR, 0x80000, 2); // GROUP 8
+    wr(PMT_REG_TRCBBCTLR, 0x100);      // Include mode with no range
+    EXPECT_EQ(log_lines.size(), 5u);
+}
+
+// --- Save and restore ---
+
+TEST_F(Ete, SaveRestoreKeepsTheTraceUnit)
+{
+    make_ete();
+    wr(PMT_REG_TRCCONFIGR, 0x841);
+    wr(PMT_REG_TRCVICTLR, VICTLR_ON | (uint64_t{1} << 20));
+    wr(PMT_REG_TRCACVR, 0xFFFF800000001000, 5);
+    wr(PMT_REG_TRCRSCTLR, 0x60001, 3);
+    wr(PMT_REG_TRCCLAIMSET, 2);
+    enable();
+    std::vector<uint8_t> blob(pmt_pe_state_size(pe));
+    ASSERT_EQ(pmt_pe_save(pe, blob.data(), blob.size()), PMT_OK);
+    ASSERT_EQ(pmt_pe_reset(pe), PMT_OK);
+    at(2);
+    EXPECT_EQ(rd(PMT_REG_TRCPRGCTLR), 0u);
+    ASSERT_EQ(pmt_pe_restore(pe, blob.data(), blob.size()), PMT_OK);
+    EXPECT_EQ(rd(PMT_REG_TRCCONFIGR), 0x8841u);
+    EXPECT_EQ(rd(PMT_REG_TRCVICTLR), VICTLR_ON | (uint64_t{1} << 20));
+    EXPECT_EQ(rd(PMT_REG_TRCACVR, 5), 0xFFFF800000001000u);
+    EXPECT_EQ(rd(PMT_REG_TRCRSCTLR, 3), 0x60001u);
+    EXPECT_EQ(rd(PMT_REG_TRCCLAIMCLR), 2u);
+    EXPECT_EQ(rd(PMT_REG_TRCPRGCTLR), 1u);
+    EXPECT_FALSE(idle());
+}
+
+} // namespace
