@@ -75,6 +75,11 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         }
         report();
     };
+    // A write that changes the trace context, seen by trace listeners (a64_cpu_trace.cpp).
+    if (tracing_ && !a.read && (a.crn == 13 || a.crn == 2) && trace_context_write(a, value)) {
+        settle();
+        return a64_sysreg_action::done;
+    }
     // PSTATE.PM (FEAT_EBEP, FEAT_TRBE_EXC), which the engine does not hold: UNDEFINED at EL0.
     if (have_pm() && is(a, pm_register)) {
         if (el_ == 0) {

@@ -1,0 +1,63 @@
+// An interrupt inside a block for the trace listener (test_a64_trace.cpp): a PMU overflow
+// (INST_RETIRED from 2^32 - 10, as overflow.S) takes PMUIRQ right after the tenth instruction
+// counted, inside a block of NOPs, after the instructions that retired. The handler
+// acknowledges it and returns with ERET.
+#include "common.inc"
+.global _start
+_start:
+    ldr x0, =vec
+    msr vbar_el1, x0
+    mov x0, #1
+    msr s3_0_c12_c12_5, x0      // ICC_SRE_EL1.SRE
+isb_a:
+    isb
+    mov x0, #0xff
+    msr s3_0_c4_c6_0, x0        // ICC_PMR_EL1
+    mov x0, #1
+    msr s3_0_c12_c12_7, x0      // ICC_IGRPEN1_EL1
+    ldr x1, =0x08000000         // GICD_CTLR: EnableGrp1 | ARE
+    mov w0, #0x12
+    str w0, [x1]
+    ldr x1, =0x080B0000         // GICR SGI_base of CPU 0
+    mov w0, #(1 << 23)
+    str w0, [x1, #0x80]         // GICR_IGROUPR0
+    str w0, [x1, #0x100]        // GICR_ISENABLER0
+    ldr x1, =0x080A0014         // GICR_WAKER: clear ProcessorSleep
+    str wzr, [x1]
+    mov x0, #0x08
+    msr pmevtyper0_el0, x0
+    ldr x0, =0xfffffff6         // 2^32 - 10
+    msr pmevcntr0_el0, x0
+    mov x0, #1
+    msr pmintenset_el1, x0
+    msr pmcntenset_el0, x0
+    msr daifclr, #2             // unmask IRQ
+    mov x0, #1                  // PMCR_EL0.E
+enable:
+    msr pmcr_el0, x0            // counts itself: instruction 1
+    nop                         // 2
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop
+    nop                         // 10: the overflow
+after_overflow:
+    nop                         // the IRQ is taken before this one
+    msr pmcr_el0, xzr
+    ldr x0, =PSCI_SYSTEM_OFF
+hvc_off:
+    hvc #0
+
+handler:
+    mrs x21, s3_0_c12_c12_0     // ICC_IAR1_EL1
+    mov x22, #1
+    msr pmovsclr_el0, x22
+    msr s3_0_c12_c12_1, x21     // ICC_EOIR1_EL1
+    add x25, x25, #1
+handler_eret:
+    eret
+
+vectors vec, handler
