@@ -89,8 +89,7 @@ void a64_cpu::add_trace_listener(a64_trace_listener *listener)
 
 void a64_cpu::remove_trace_listener(a64_trace_listener *listener)
 {
-    listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), listener),
-                     listeners_.end());
+    listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), listener), listeners_.end());
     tracing_ = !listeners_.empty();
 }
 
@@ -218,8 +217,7 @@ void a64_cpu::trace_next(uint64_t next)
             // Both ways lead to `next`: the condition says which (the registers the branch read
             // are unchanged until the next instruction runs).
             const uint32_t rt = pending_.insn & 31;
-            taken = a64_branch_taken(pending_.insn, engine_->reg(a64_reg::pstate),
-                                     engine_->x(rt));
+            taken = a64_branch_taken(pending_.insn, engine_->reg(a64_reg::pstate), engine_->x(rt));
         }
     }
     if (!taken && next != fall_through)
@@ -244,8 +242,8 @@ void a64_cpu::trace_repeats(const block_info &b, uint64_t runs)
     trace_retired(b.address, end);
     const bool merged = range_start_ == b.address;
     pending_.valid = false;
-    a64_trace_range r{range_start_, end - 4, t.last.kind, t.last.conditional, true, b.address,
-                      merged ? runs : 1};
+    a64_trace_range r{range_start_, end - 4,   t.last.kind,      t.last.conditional,
+                      true,         b.address, merged ? runs : 1};
     trace_emit(r);
     if (!merged && runs > 1) {
         r.start = b.address;

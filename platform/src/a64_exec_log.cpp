@@ -131,8 +131,8 @@ bool a64_exec_log::write(std::ostream &out) const
         }
         case kind::end: {
             const a64_trace_end &e = ends_[r.index];
-            std::snprintf(line, sizeof line, "end %s 0x%" PRIx64 " 0x%" PRIx64 "\n",
-                          name(e.reason), e.start, e.end);
+            std::snprintf(line, sizeof line, "end %s 0x%" PRIx64 " 0x%" PRIx64 "\n", name(e.reason),
+                          e.start, e.end);
             break;
         }
         }

@@ -64,8 +64,8 @@ std::string line(const char *format, ...)
 std::string range(uint64_t start, uint64_t last, const char *kind, bool taken, uint64_t next,
                   uint64_t count = 1)
 {
-    return line("range 0x%" PRIx64 " 0x%" PRIx64 " %s %s 0x%" PRIx64 " %" PRIu64, start, last,
-                kind, taken ? "E" : "N", next, count);
+    return line("range 0x%" PRIx64 " 0x%" PRIx64 " %s %s 0x%" PRIx64 " %" PRIu64, start, last, kind,
+                taken ? "E" : "N", next, count);
 }
 std::string context(uint64_t next, unsigned el, uint64_t contextidr_el1 = 0)
 {
@@ -159,32 +159,30 @@ std::vector<std::string> flow_expected(const labels &a)
 {
     const uint64_t vec = a("vec");
     return {
-                     context(a("_start"), 1),
-                     range(a("_start"), a("isb_a"), "isb", true, a("isb_a") + 4),
-                     range(a("isb_a") + 4, a("loop3_br"), "direct", true, a("loop3")),
-                     range(a("loop3"), a("loop3_br"), "direct", true, a("loop3")),
-                     range(a("loop3"), a("loop3_br"), "direct", false, a("loop3_br") + 4),
-                     range(a("loop3_br") + 4, a("long_br"), "direct", true, a("long")),
-                     range(a("long"), a("long_br"), "direct", true, a("long"), 100000 - 2),
-                     range(a("long"), a("long_br"), "direct", false, a("long_br") + 4),
-                     range(a("long_br") + 4, a("call_bl"), "direct_link", true, a("func")),
-                     range(a("func"), a("func_ret"), "ret", true, a("after_bl")),
-                     range(a("after_bl"), a("call_blr"), "indirect_link", true, a("func")),
-                     range(a("func"), a("func_ret"), "ret", true, a("after_blr")),
-                     range(a("after_blr"), a("switch_br"), "indirect", true, a("case1")),
-                     range(a("case1"), a("case1_b"), "direct", true, a("join")),
-                     range(a("join"), a("cbz_t"), "direct", true, a("cbz_target")),
-                     range(a("cbz_target"), a("cbz_n"), "direct", false, a("cbz_n") + 4),
-                     range(a("cbz_n") + 4, a("tbz_n"), "direct", false, a("tbnz_t")),
-                     range(a("tbnz_t"), a("tbnz_t"), "direct", true, a("tbnz_target")),
-                     range(a("tbnz_target"), a("beq_self_t"), "direct", true,
-                           a("beq_self_n_start")),
-                     range(a("beq_self_n_start"), a("beq_self_n"), "direct", false,
-                           a("after_beq")),
-                     exception("svc", 0x15, a("after_beq"), a("after_svc"), vec + 0x200, 1, 1),
-                     range(vec + 0x200, vec + 0x204, "direct", true, a("handler")),
-                     range(a("handler"), a("handler_eret"), "eret", true, a("after_svc")),
-                     end(a("after_svc"), a("hvc_off") + 4),
+        context(a("_start"), 1),
+        range(a("_start"), a("isb_a"), "isb", true, a("isb_a") + 4),
+        range(a("isb_a") + 4, a("loop3_br"), "direct", true, a("loop3")),
+        range(a("loop3"), a("loop3_br"), "direct", true, a("loop3")),
+        range(a("loop3"), a("loop3_br"), "direct", false, a("loop3_br") + 4),
+        range(a("loop3_br") + 4, a("long_br"), "direct", true, a("long")),
+        range(a("long"), a("long_br"), "direct", true, a("long"), 100000 - 2),
+        range(a("long"), a("long_br"), "direct", false, a("long_br") + 4),
+        range(a("long_br") + 4, a("call_bl"), "direct_link", true, a("func")),
+        range(a("func"), a("func_ret"), "ret", true, a("after_bl")),
+        range(a("after_bl"), a("call_blr"), "indirect_link", true, a("func")),
+        range(a("func"), a("func_ret"), "ret", true, a("after_blr")),
+        range(a("after_blr"), a("switch_br"), "indirect", true, a("case1")),
+        range(a("case1"), a("case1_b"), "direct", true, a("join")),
+        range(a("join"), a("cbz_t"), "direct", true, a("cbz_target")),
+        range(a("cbz_target"), a("cbz_n"), "direct", false, a("cbz_n") + 4),
+        range(a("cbz_n") + 4, a("tbz_n"), "direct", false, a("tbnz_t")),
+        range(a("tbnz_t"), a("tbnz_t"), "direct", true, a("tbnz_target")),
+        range(a("tbnz_target"), a("beq_self_t"), "direct", true, a("beq_self_n_start")),
+        range(a("beq_self_n_start"), a("beq_self_n"), "direct", false, a("after_beq")),
+        exception("svc", 0x15, a("after_beq"), a("after_svc"), vec + 0x200, 1, 1),
+        range(vec + 0x200, vec + 0x204, "direct", true, a("handler")),
+        range(a("handler"), a("handler_eret"), "eret", true, a("after_svc")),
+        end(a("after_svc"), a("hvc_off") + 4),
     };
 }
 
@@ -198,9 +196,9 @@ uint64_t instructions(const std::vector<std::string> &records)
         if (std::sscanf(l.c_str(), "range %" SCNx64 " %" SCNx64 " %31s %3s %" SCNx64 " %" SCNu64,
                         &a, &b, kind, atom, &next, &count) == 6)
             n += ((b - a) / 4 + 1) * count;
-        else if (unsigned ec = 0; std::sscanf(l.c_str(), "exception %31s ec=0x%x %" SCNx64
-                                                         " %" SCNx64,
-                                              kind, &ec, &a, &b) == 4)
+        else if (unsigned ec = 0;
+                 std::sscanf(l.c_str(), "exception %31s ec=0x%x %" SCNx64 " %" SCNx64, kind, &ec,
+                             &a, &b) == 4)
             n += (b - a) / 4;
         else if (std::sscanf(l.c_str(), "end %31s %" SCNx64 " %" SCNx64, kind, &a, &b) == 3)
             n += (b - a) / 4;
