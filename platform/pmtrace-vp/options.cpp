@@ -319,7 +319,7 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         convert_kernel_options(r, vm, o);
     } else {
         for (const char *name : {"append", "dtb", "dump-dtb", "ram", "virtualization", "quiet",
-                                 "time-limit", "instructions", "el", "semihosting"})
+                                 "time-limit", "instructions", "el", "semihosting", "exec-log"})
             if (given(vm, name))
                 throw bad_argument{std::string("--") + name +
                                    " needs the AArch64 CPU (--kernel IMAGE, or --cpu a64)"};
@@ -483,7 +483,11 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
                           "triggers and the CTI's outputs")(
         "vcd-counters", po::value(&r.vcd_counters),
         "also the counters in the VCD, sampled at this interval (e.g. 1us) and at overflows")(
-        "stats-json", po::value(&o.stats_json), "write the summary as JSON to this file");
+        "stats-json", po::value(&o.stats_json), "write the summary as JSON to this file")(
+        "exec-log", po::value(&o.exec_log),
+        "write what the AArch64 CPU executed to this file: its instruction ranges, each with the "
+        "branch (or other P0 element) that ends it, exceptions and context changes, in order "
+        "(docs/platform.md, \"Execution log\")");
 
     po::options_description all;
     all.add(general).add(pe).add(counting).add(trace).add(fault).add(kernel).add(outputs);
