@@ -185,10 +185,28 @@ void a64_cpu::trace_retired(uint64_t begin, uint64_t end)
     }
 }
 
-// A block retired whole, and the next one starts at `next` (on_block's fast path).
+// A block retired whole, and the next one starts at `next` (on_block's fast path). The common
+// case, a block that continues the open range and ends with a branch whose target decides it,
+// is reported here directly.
 void a64_cpu::trace_whole(const block_info &b, uint64_t next)
 {
-    trace_retired(b.address, b.address + b.size);
+    const uint64_t end = b.address + b.size;
+    if (trace_synced_ && !pending_.valid && b.address == range_end_) {
+        const trace_block &t = trace_info(b.address, b.size);
+        const a64_p0 &p = t.last;
+        if (!t.inner && is_branch(p.kind) && (!p.conditional || p.target != end)) {
+            const a64_trace_range r{
+                range_start_, end - 4, p.kind, p.conditional, !p.conditional || next == p.target,
+                next,         1};
+            if (!r.taken && next != end)
+                stats_.trace_discontinuities++; // a not-taken branch went elsewhere
+            for (a64_trace_listener *l : listeners_)
+                l->on_range(r);
+            range_start_ = range_end_ = next;
+            return;
+        }
+    }
+    trace_retired(b.address, end);
     trace_next(next);
 }
 
