@@ -7,23 +7,7 @@
 _start:
     ldr x0, =vec
     msr vbar_el1, x0
-    mov x0, #1
-    msr s3_0_c12_c12_5, x0      // ICC_SRE_EL1.SRE
-isb_a:
-    isb
-    mov x0, #0xff
-    msr s3_0_c4_c6_0, x0        // ICC_PMR_EL1
-    mov x0, #1
-    msr s3_0_c12_c12_7, x0      // ICC_IGRPEN1_EL1
-    ldr x1, =0x08000000         // GICD_CTLR: EnableGrp1 | ARE
-    mov w0, #0x12
-    str w0, [x1]
-    ldr x1, =0x080B0000         // GICR SGI_base of CPU 0
-    mov w0, #(1 << 23)
-    str w0, [x1, #0x80]         // GICR_IGROUPR0
-    str w0, [x1, #0x100]        // GICR_ISENABLER0
-    ldr x1, =0x080A0014         // GICR_WAKER: clear ProcessorSleep
-    str wzr, [x1]
+    gic_enable_ppi 23, isb_a    // its ISB: a P0 element (isb_a)
     mov x0, #0x08
     msr pmevtyper0_el0, x0
     ldr x0, =0xfffffff6         // 2^32 - 10
