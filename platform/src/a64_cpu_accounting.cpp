@@ -381,8 +381,33 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
     return on_block_checked(address, size);
 }
 
+// The rest of a block resumed after a system register read (on_block_cut) ran if the block that
+// starts now is not where it started, or where the block's last instruction may have branched.
+// A block starting right there means the engine ended the block at the read after all.
+bool a64_cpu::resumed_rest_ran(uint64_t address)
+{
+    if (address != block_begin_)
+        return true;
+    uint32_t insn = 0;
+    if (!read_code(block_end_ - 4, insn))
+        return true;
+    const a64_p0 p = a64_p0_of(insn, block_end_ - 4);
+    switch (p.kind) {
+    case a64_p0_kind::direct:
+    case a64_p0_kind::direct_link: return p.target == address;
+    case a64_p0_kind::indirect:
+    case a64_p0_kind::indirect_link:
+    case a64_p0_kind::ret:
+    case a64_p0_kind::eret: return true;
+    default: return false;
+    }
+}
+
 uint64_t a64_cpu::on_block_checked(uint64_t address, uint32_t size)
 {
+    if (block_active_ && block_resumed_ && !resumed_rest_ran(address))
+        block_active_ = false;
+    block_resumed_ = false;
     if (block_active_)
         finish_block(block_end_, address);
     else if (tracing_)
@@ -453,8 +478,18 @@ void a64_cpu::on_block_cut(uint64_t pc)
     count_repeats();
     // ~0: the block ran to its end (a fetch stop): execution goes on at the engine's pc.
     const uint64_t next = pc != ~uint64_t{0} ? pc : engine_->reg(a64_reg::pc);
-    if (block_active_)
+    const bool goes_on = block_goes_on_;
+    block_goes_on_ = false;
+    if (block_active_) {
+        const uint64_t end = block_end_;
         finish_block(pc, next);
+        // The engine runs the rest of the block without calling on_block (on_sysreg).
+        if (goes_on && pc < end) {
+            block_begin_ = pc;
+            block_active_ = true;
+            block_resumed_ = true;
+        }
+    }
     if (tracing_ && trace_context_due_) {
         trace_context_due_ = false;
         trace_context_check(next);

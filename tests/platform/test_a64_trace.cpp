@@ -369,3 +369,18 @@ TEST(A64Trace, NoListenerNothingCalledSameExecution)
     EXPECT_EQ(e.x(20), esr(0x15, 1)); // the SVC's syndrome, read by the handler
     EXPECT_EQ(p->a64->stats().trace_discontinuities, 0u);
 }
+
+// System register reads the model performs in the middle of a block (trace_sysreg.S): the
+// instructions after each (which the engine may run without calling the block hook) are
+// retired and reported: INST_RETIRED and the log each count every instruction from _start to the
+// HVC once, and the log is one range from _start to the end.
+TEST(A64Trace, StraightLineWithSystemRegisterReads)
+{
+    run_result r = run("trace_sysreg", logging());
+    const a64_exec_log *log = r.platform->a64->exec_log();
+    ASSERT_NE(log, nullptr);
+    const labels a("trace_sysreg");
+    expect_lines(*log, {context(a("_start"), 1), end(a("_start"), a("hvc_off") + 4)});
+    EXPECT_EQ(r.platform->a64->stats().instructions, (a("hvc_off") + 4 - a("_start")) / 4);
+    EXPECT_EQ(r.platform->a64->stats().trace_discontinuities, 0u);
+}

@@ -207,6 +207,7 @@ class a64_cpu : public sc_core::sc_module,
     // into time at each synchronisation point.
     void retire_range(uint64_t begin, uint64_t end);
     void finish_block(uint64_t end, uint64_t next);
+    bool resumed_rest_ran(uint64_t address);
     struct block_info;
     void retire_counts(const block_info &counts, uint64_t begin, uint64_t end);
     void report();
@@ -328,6 +329,9 @@ class a64_cpu : public sc_core::sc_module,
     // block starts (or where it was left).
     uint64_t block_begin_ = 0, block_end_ = 0;
     bool block_active_ = false;
+    // A system register read the model performed, after which the engine goes on in the block
+    // (on_sysreg, on_block_cut).
+    bool block_goes_on_ = false, block_resumed_ = false;
     // The block running is current_info_ from its start, and needs nothing at its end
     // (block_info::plain): the next on_block may take the fast path, and while nothing is
     // pending the engine may run it again without calling (repeat_: count_repeats).
