@@ -1,6 +1,7 @@
 // loop.S - the benchmark program of bench_a64: a loop of 10^9 instructions (125,000,000
 // iterations of 8: a load, five ALU instructions, a branch; with -DSTORES one ALU instruction is
-// a store), run with and without the PMU counting it. Bare metal, entered at EL1 at 0x40080000
+// a store, with -DTWO_BLOCKS a B to the next instruction: two blocks), run with and without the
+// PMU counting it. Bare metal, entered at EL1 at 0x40080000
 // with the MMU off and D, A, I, F masked, as QEMU's virt boot loader does.
 //
 // The word `mode` (image offset 8) selects what runs around the loop, set by the benchmark:
@@ -84,8 +85,11 @@ run:
 loop:
     ldr x3, [x1, x4, lsl #3]
     add x2, x2, x3
-#ifdef STORES
+#if defined(STORES)
     str x2, [x7, x4, lsl #3]
+#elif defined(TWO_BLOCKS)
+    b 7f                        // the loop in two blocks (a branch to the next instruction)
+7:
 #else
     eor x5, x5, x2
 #endif

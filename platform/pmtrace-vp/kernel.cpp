@@ -80,6 +80,7 @@ platform::vp_config kernel_platform_config(const options &o)
     c.a64.entry_el = o.secure ? 3 : o.virtualization ? 2 : 1;
     c.a64.quantum = o.quantum;
     c.a64.semihosting = o.semihosting;
+    c.a64.exec_log = !o.exec_log.empty();
     c.uart.echo = true;
     c.uart.input = stdin_char;
     return c;

@@ -104,6 +104,10 @@ int run_a64(const options &o)
     rc = kernel_exit_status(o, vp, std::cerr);
     if (!o.quiet)
         std::fputs(format_kernel_text(o, vp, host).c_str(), stdout);
+    if (!o.exec_log.empty() && (!vp.a64->exec_log() || !vp.a64->exec_log()->write(o.exec_log))) {
+        std::fprintf(stderr, "pmtrace-vp: cannot write the execution log %s\n", o.exec_log.c_str());
+        rc = exit_failed;
+    }
     if (profile.write(std::cerr) != exit_ok && rc == exit_ok)
         rc = exit_failed;
     return rc;

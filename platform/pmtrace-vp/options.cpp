@@ -387,7 +387,7 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         check_buffer(o, pmtrace::platform::vp_config().ram_size);
         for (const char *name :
              {"append", "dtb", "dump-dtb", "ram", "virtualization", "secure", "quiet", "time-limit",
-              "instructions", "el", "semihosting", "perf-data"})
+              "instructions", "el", "semihosting", "perf-data", "exec-log"})
             if (given(vm, name))
                 throw bad_argument{std::string("--") + name +
                                    " needs the AArch64 CPU (--kernel IMAGE, or --cpu a64)"};
@@ -563,7 +563,11 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "perf-data", po::value(&o.perf_data),
         "AArch64 CPU: write a sample at each PMU interrupt (its PC, Exception level, time) to "
         "this perf.data file: perf report -i FILE names the functions (of --kernel's ELF, or "
-        "the scenario image's)");
+        "the scenario image's)")(
+        "exec-log", po::value(&o.exec_log),
+        "write what the AArch64 CPU executed to this file: its instruction ranges, each with the "
+        "branch (or other P0 element) that ends it, exceptions and context changes, in order "
+        "(docs/platform.md, \"Execution log\")");
 
     po::options_description all;
     all.add(general).add(pe).add(counting).add(trace).add(fault).add(kernel).add(outputs);

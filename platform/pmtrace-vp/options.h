@@ -90,6 +90,7 @@ struct options {
     sc_core::sc_time vcd_counters = sc_core::SC_ZERO_TIME; // counter sampling; 0: not traced
     std::string stats_json;
     std::string perf_data; // the PMU interrupts' samples as a perf.data file (AArch64 CPU)
+    std::string exec_log;  // the AArch64 CPU's execution log (a64_exec_log.h), written at the end
     std::string log_level = "warning";
 };
 

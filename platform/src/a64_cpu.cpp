@@ -44,6 +44,10 @@ a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &conf
         engine_->set_client(this);
         (void)engine_->set_block_repeat(&repeat_);
     }
+    if (config_.exec_log) {
+        exec_log_ = std::make_unique<a64_exec_log>();
+        add_trace_listener(exec_log_.get());
+    }
     tlm_utils::tlm_quantumkeeper::set_global_quantum(config_.quantum);
     qk_.reset();
     SC_HAS_PROCESS(a64_cpu);
@@ -137,6 +141,8 @@ void a64_cpu::main()
         }
     }
     report();
+    if (tracing_ && engine_)
+        trace_end();
     qk_.sync();
     if (config_.stop_at_end)
         sc_core::sc_stop();

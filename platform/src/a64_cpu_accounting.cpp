@@ -119,6 +119,8 @@ void a64_cpu::retire_range(uint64_t begin, uint64_t end)
     if (end <= begin)
         return;
     last_retired_ = end - 4; // for FEAT_SEBEP's retire (a64_cpu_profiling.cpp)
+    if (tracing_)
+        trace_retired(begin, end);
     const block_info *c = current_info_;
     if (c && begin == c->address && end == c->address + c->size) {
         retire_counts(*c, begin, end);
@@ -138,27 +140,36 @@ void a64_cpu::retire_counts(const block_info &c, uint64_t begin, uint64_t end)
         uncount_failed_exclusives(begin, end);
 }
 
-// One instruction the CPU model performed itself (a device access).
-void a64_cpu::retire_one(uint32_t insn)
+// One instruction the CPU model performed itself (a device access, MSR PM) at `pc`.
+void a64_cpu::retire_one(uint32_t insn, uint64_t pc)
 {
     uint32_t c = a64_classify(insn);
+    last_retired_ = pc;
+    if (tracing_)
+        trace_retired(pc, pc + 4);
     retired_ += 1;
     for (unsigned k = 0; k < num_block_events; k++)
         events_[k] += occurrences(k, c);
 }
 
-// The running block retired up to `end`. At its end: an ERET or a PSTATE write may have
-// changed the Exception level; a TSB CSYNC (blocks end after one) takes effect.
-void a64_cpu::finish_block(uint64_t end)
+// The running block retired up to `end`, and execution goes on at `next` (a trace listener's
+// pending branch is decided by it). At its end: an ERET or a PSTATE write may have changed the
+// Exception level; a TSB CSYNC (blocks end after one) takes effect.
+void a64_cpu::finish_block(uint64_t end, uint64_t next)
 {
     retire_range(block_begin_, std::min(end, block_end_));
     block_active_ = false;
     end_fast();
+    if (tracing_)
+        trace_next(next);
     if (end < block_end_ || !current_info_)
         return;
     uint32_t last = current_info_->last_class;
-    if (last & (A64_ERET | A64_PSTATE))
+    if (last & (A64_ERET | A64_PSTATE)) {
         check_state((last & A64_ERET) != 0);
+        if (tracing_)
+            trace_context_check(next);
+    }
     if (last & A64_TSB)
         tsb_csync();
 }
@@ -349,6 +360,8 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
             retired_ += ran.insns;
             for (unsigned k = 0; k < event_lanes; k++)
                 events_[k] += ran.events[k];
+            if (tracing_)
+                trace_whole(ran, address);
             block_active_ = false;
             if (retired_ + b.insns < fast_until_) {
                 // Repeats pay for their set-up (a division) only in a loop of this one block.
@@ -368,10 +381,37 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
     return on_block_checked(address, size);
 }
 
+// The rest of a block resumed after a system register read (on_block_cut) ran if the block that
+// starts now is not where it started, or where the block's last instruction may have branched.
+// A block starting right there means the engine ended the block at the read after all.
+bool a64_cpu::resumed_rest_ran(uint64_t address)
+{
+    if (address != block_begin_)
+        return true;
+    uint32_t insn = 0;
+    if (!read_code(block_end_ - 4, insn))
+        return true;
+    const a64_p0 p = a64_p0_of(insn, block_end_ - 4);
+    switch (p.kind) {
+    case a64_p0_kind::direct:
+    case a64_p0_kind::direct_link: return p.target == address;
+    case a64_p0_kind::indirect:
+    case a64_p0_kind::indirect_link:
+    case a64_p0_kind::ret:
+    case a64_p0_kind::eret: return true;
+    default: return false;
+    }
+}
+
 uint64_t a64_cpu::on_block_checked(uint64_t address, uint32_t size)
 {
+    if (block_active_ && block_resumed_ && !resumed_rest_ran(address))
+        block_active_ = false;
+    block_resumed_ = false;
     if (block_active_)
-        finish_block(block_end_);
+        finish_block(block_end_, address);
+    else if (tracing_)
+        trace_next(address);
     if (serror_pending_ || (irq_level_ && irq_deliverable()))
         return address;
     if (retired_ >= stop_at_ || retired_ >= quantum_stop_at_)
@@ -417,6 +457,8 @@ void a64_cpu::retire_repeats()
     retired_ += runs * b.insns;
     for (unsigned k = 0; k < num_block_events; k++)
         events_[k] += runs * b.events[k];
+    if (tracing_)
+        trace_repeats(b, runs);
 }
 
 // The running block `b` (plain, from its start) may start again without a call while nothing
@@ -434,8 +476,24 @@ void a64_cpu::allow_repeats(const block_info &b)
 void a64_cpu::on_block_cut(uint64_t pc)
 {
     count_repeats();
-    if (block_active_)
-        finish_block(pc);
+    // ~0: the block ran to its end (a fetch stop): execution goes on at the engine's pc.
+    const uint64_t next = pc != ~uint64_t{0} ? pc : engine_->reg(a64_reg::pc);
+    const bool goes_on = block_goes_on_;
+    block_goes_on_ = false;
+    if (block_active_) {
+        const uint64_t end = block_end_;
+        finish_block(pc, next);
+        // The engine runs the rest of the block without calling on_block (on_sysreg).
+        if (goes_on && pc < end) {
+            block_begin_ = pc;
+            block_active_ = true;
+            block_resumed_ = true;
+        }
+    }
+    if (tracing_ && trace_context_due_) {
+        trace_context_due_ = false;
+        trace_context_check(next);
+    }
 }
 
 } // namespace pmtrace::platform

@@ -170,8 +170,7 @@ void a64_cpu::device_access(const a64_stop &stop)
         else
             engine_->set_x(m.rn, nb);
     }
-    retire_one(insn);
-    last_retired_ = pc;
+    retire_one(insn, pc);
     engine_->set_reg(a64_reg::pc, pc + 4);
 }
 

@@ -21,6 +21,11 @@ void a64_cpu::take_exception(unsigned target_el, uint32_t ec, uint32_t iss,
                              bool far_valid, uint64_t far_value)
 {
     report();
+    a64_trace_context trace_from;
+    if (tracing_) {
+        trace_next(preferred_return); // a branch before it went there
+        trace_from = trace_context_now();
+    }
     uint64_t spsr_value = engine_->reg(a64_reg::pstate);
     unsigned from = static_cast<unsigned>((spsr_value >> 2) & 3);
     if (have_pm() && pm_)
@@ -49,6 +54,8 @@ void a64_cpu::take_exception(unsigned target_el, uint32_t ec, uint32_t iss,
     alias_el(target_el);
     el_ = target_el;
     profiling_on_entry(target_el, spsr_value); // tells the PE model the new state
+    if (tracing_)
+        trace_exception(vector_type, ec, preferred_return, trace_from);
 }
 
 // A synchronous exception from the current state: to EL1, or EL2 when already there or when

@@ -178,8 +178,7 @@ bool a64_cpu::pm_instruction(uint64_t pc)
     if (!have_pm() || current_el() == 0 || !read_code(pc, insn) ||
         (insn & ~uint32_t{0x100}) != 0xD501421Fu)
         return false;
-    retire_one(insn);
-    last_retired_ = pc;
+    retire_one(insn, pc);
     set_pm(((insn >> 8) & 1) != 0);
     engine_->set_reg(a64_reg::pc, pc + 4);
     return true;

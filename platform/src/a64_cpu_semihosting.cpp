@@ -40,6 +40,8 @@ bool a64_cpu::semihosting_call(uint64_t pc)
     uint32_t insn = 0;
     if (!read_code(pc, insn) || insn != hlt_semihosting)
         return false;
+    if (tracing_) // not an instruction the PMU counts, but one that ran (a debugger's call)
+        trace_retired(pc, pc + 4);
     const uint64_t op = engine_->x(0) & 0xFFFF'FFFF, param = engine_->x(1);
     int64_t result = -1; // an operation not served, or a parameter that cannot be read
     switch (op) {

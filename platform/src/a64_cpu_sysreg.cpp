@@ -43,7 +43,16 @@ a64_sysreg_action a64_cpu::on_sysreg(const a64_sysreg_access &a, uint64_t &value
 {
     count_repeats();
     alias_sysreg(a);
-    return model_sysreg(a, value);
+    const a64_sysreg_action action = model_sysreg(a, value);
+    // Unicorn 2.0.1 (QEMU) ends a block after a system register write, and after an access to a
+    // register it does not know (translated as UNDEFINED); after a read of one it knows, the block
+    // may go on without a call to on_block: the rest of the block stays the block running
+    // (on_block_cut; resumed_rest_ran tells which it was). Measured: an MSR after an MRS of
+    // PMOVSCLR_EL0 in one block (A64Trace.StraightLineWithSystemRegisterReads).
+    uint64_t known = 0;
+    block_goes_on_ = action == a64_sysreg_action::done && a.read &&
+                     engine_->sysreg(a.op0, a.op1, a.crn, a.crm, a.op2, known);
+    return action;
 }
 
 a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &value)
@@ -75,6 +84,11 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         }
         report();
     };
+    // A write that changes the trace context, seen by trace listeners (a64_cpu_trace.cpp).
+    if (tracing_ && !a.read && (a.crn == 13 || a.crn == 2) && trace_context_write(a, value)) {
+        settle();
+        return a64_sysreg_action::done;
+    }
     // PSTATE.PM (FEAT_EBEP, FEAT_TRBE_EXC), which the engine does not hold: UNDEFINED at EL0.
     if (have_pm() && is(a, pm_register)) {
         if (el_ == 0) {

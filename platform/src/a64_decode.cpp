@@ -70,9 +70,17 @@ uint32_t a64_classify(uint32_t insn)
         // MSR (immediate): L = 0, op0 = 00, CRn = 0100, Rt = 11111.
         if (bits(insn, 21, 19) == 0b000 && bits(insn, 15, 12) == 0b0100 && bits(insn, 4, 0) == 31)
             return A64_PSTATE;
-        // WFI: hint CRm = 0000, op2 = 011.
+        // WFI: hint CRm = 0000, op2 = 011; WFE: op2 = 010.
         if (insn == 0xD503207F)
             return A64_WFI;
+        if (insn == 0xD503205F)
+            return A64_WFE;
+        // WFET, WFIT (FEAT_WFxT): CRn = 0001, CRm = 0000, op2 = 000 / 001, Rd.
+        if ((insn & 0xFFFFFFC0) == 0xD5031000)
+            return A64_WFE;
+        // ISB: barrier CRn = 0011, op2 = 110, any CRm (the option).
+        if ((insn & 0xFFFFF0FF) == 0xD50330DF)
+            return A64_ISB;
         // TSB CSYNC: hint CRm = 0010, op2 = 010.
         if (insn == 0xD503225F)
             return A64_TSB;
@@ -81,6 +89,79 @@ uint32_t a64_classify(uint32_t insn)
             return A64_STORE;
     }
     return c;
+}
+
+a64_p0 a64_p0_of(uint32_t insn, uint64_t pc)
+{
+    a64_p0 p;
+    const uint32_t c = a64_classify(insn);
+    if (c & (A64_WFI | A64_WFE)) {
+        p.kind = a64_p0_kind::wfx;
+        return p;
+    }
+    if (c & A64_ISB) {
+        p.kind = a64_p0_kind::isb;
+        return p;
+    }
+    if (c & A64_ERET) {
+        p.kind = a64_p0_kind::eret;
+        return p;
+    }
+    if (c & A64_BR_IMMED) {
+        int64_t offset = 0;
+        if (bits(insn, 30, 26) == 0b00101) { // B, BL: imm26
+            offset = sign_extend(bits(insn, 25, 0), 26);
+            p.kind = bits(insn, 31, 31) ? a64_p0_kind::direct_link : a64_p0_kind::direct;
+        } else if (bits(insn, 30, 25) == 0b011011) { // TBZ, TBNZ: imm14
+            offset = sign_extend(bits(insn, 18, 5), 14);
+            p.kind = a64_p0_kind::direct;
+            p.conditional = true;
+        } else { // B.cond, BC.cond, CBZ, CBNZ: imm19
+            offset = sign_extend(bits(insn, 23, 5), 19);
+            p.kind = a64_p0_kind::direct;
+            // B.cond with AL (0b111x) is not conditional.
+            p.conditional = bits(insn, 31, 24) != 0b01010100 || bits(insn, 3, 1) != 0b111;
+        }
+        p.target = pc + static_cast<uint64_t>(offset * 4);
+        return p;
+    }
+    if (c & A64_BRANCH) { // branch (register): opc [24:21]
+        const uint32_t opc = bits(insn, 24, 21);
+        p.kind = opc == 0b0010              ? a64_p0_kind::ret
+                 : (opc & 0b0111) == 0b0001 ? a64_p0_kind::indirect_link
+                                            : a64_p0_kind::indirect;
+    }
+    return p;
+}
+
+bool a64_branch_taken(uint32_t insn, uint64_t nzcv, uint64_t xt)
+{
+    if (bits(insn, 31, 24) == 0b01010100) { // B.cond, BC.cond: ConditionHolds
+        const bool n = (nzcv >> 31) & 1, z = (nzcv >> 30) & 1, c = (nzcv >> 29) & 1,
+                   v = (nzcv >> 28) & 1;
+        const uint32_t cond = bits(insn, 3, 0);
+        bool result = false;
+        switch (cond >> 1) {
+        case 0b000: result = z; break;
+        case 0b001: result = c; break;
+        case 0b010: result = n; break;
+        case 0b011: result = v; break;
+        case 0b100: result = c && !z; break;
+        case 0b101: result = n == v; break;
+        case 0b110: result = n == v && !z; break;
+        default: result = true; break;
+        }
+        return (cond & 1) && cond != 0b1111 ? !result : result;
+    }
+    if (bits(insn, 30, 25) == 0b011010) { // CBZ, CBNZ: op [24]
+        const uint64_t value = bits(insn, 31, 31) ? xt : (xt & 0xFFFF'FFFF);
+        return (value == 0) != (bits(insn, 24, 24) == 1);
+    }
+    if (bits(insn, 30, 25) == 0b011011) { // TBZ, TBNZ: bit b5:b40, op [24]
+        const unsigned bit = (bits(insn, 31, 31) << 5) | bits(insn, 23, 19);
+        return (((xt >> bit) & 1) == 0) != (bits(insn, 24, 24) == 1);
+    }
+    return true; // not conditional
 }
 
 std::optional<a64_cache_op> a64_decode_cache_op(uint32_t insn)
@@ -104,7 +185,7 @@ bool a64_may_write(uint32_t insn, unsigned reg)
         bool blr = bits(insn, 31, 25) == 0b1101011 && (bits(insn, 24, 21) & 0b0111) == 0b0001;
         return reg == 30 && (bl || blr);
     }
-    if (c & (A64_ERET | A64_PSTATE | A64_EXCEPTION | A64_WFI | A64_TSB))
+    if (c & (A64_ERET | A64_PSTATE | A64_EXCEPTION | A64_WFI | A64_WFE | A64_ISB | A64_TSB))
         return false;
     if (bits(insn, 31, 22) == 0b1101010100 && bits(insn, 21, 21) == 0)
         return false; // MSR, SYS, hints, barriers

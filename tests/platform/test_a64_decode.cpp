@@ -168,3 +168,66 @@ TEST(A64Decode, CacheMaintenanceByVirtualAddress)
     EXPECT_FALSE(a64_decode_cache_op(0xD5087804)); // at s1e1r, x4
     EXPECT_FALSE(a64_decode_cache_op(0xB9400425)); // ldr w5, [x1, #4]
 }
+
+// The P0 elements of instruction trace (a64_p0_of), with the direct branches' targets from the
+// encodings' offsets (C6.2: imm26, imm19, imm14, times 4, from the instruction's address): B and
+// BL (unconditional), B.cond, BC.cond, CBZ, TBNZ (conditional); B.AL is not conditional; BR,
+// BLR, BRAA, BLRAA, RET, RETAA, ERET, ERETAA; ISB (any option), WFI, WFE, WFIT, WFET. Not P0
+// elements: SVC, BRK, DSB, DMB, NOP.
+TEST(A64Decode, P0Elements)
+{
+    const uint64_t pc = 0x4008'1000;
+    auto p0 = [&](uint32_t insn) { return a64_p0_of(insn, pc); };
+    EXPECT_EQ(p0(0x14000002).kind, a64_p0_kind::direct); // b .+8
+    EXPECT_FALSE(p0(0x14000002).conditional);
+    EXPECT_EQ(p0(0x14000002).target, pc + 8);
+    EXPECT_EQ(p0(0x17FFFFFF).target, pc - 4);                 // b .-4
+    EXPECT_EQ(p0(0x94000010).kind, a64_p0_kind::direct_link); // bl .+64
+    EXPECT_EQ(p0(0x94000010).target, pc + 64);
+    EXPECT_EQ(p0(0x54000041).kind, a64_p0_kind::direct); // b.ne .+8
+    EXPECT_TRUE(p0(0x54000041).conditional);
+    EXPECT_EQ(p0(0x54000041).target, pc + 8);
+    EXPECT_TRUE(p0(0x54000051).conditional);  // bc.ne .+8
+    EXPECT_FALSE(p0(0x5400004E).conditional); // b.al .+8
+    EXPECT_EQ(p0(0xB4FFFFE1).target, pc - 4); // cbz x1, .-4
+    EXPECT_TRUE(p0(0xB4FFFFE1).conditional);
+    EXPECT_EQ(p0(0x37180081).target, pc + 16); // tbnz w1, #3, .+16
+    EXPECT_TRUE(p0(0x37180081).conditional);
+    EXPECT_EQ(p0(0xD61F0020).kind, a64_p0_kind::indirect);      // br x1
+    EXPECT_EQ(p0(0xD63F0040).kind, a64_p0_kind::indirect_link); // blr x2
+    EXPECT_EQ(p0(0xD71F0820).kind, a64_p0_kind::indirect);      // braa x1, x0
+    EXPECT_EQ(p0(0xD73F0820).kind, a64_p0_kind::indirect_link); // blraa x1, x0
+    EXPECT_EQ(p0(0xD65F03C0).kind, a64_p0_kind::ret);           // ret
+    EXPECT_EQ(p0(0xD65F0BFF).kind, a64_p0_kind::ret);           // retaa
+    EXPECT_EQ(p0(0xD69F03E0).kind, a64_p0_kind::eret);          // eret
+    EXPECT_EQ(p0(0xD69F0BFF).kind, a64_p0_kind::eret);          // eretaa
+    EXPECT_EQ(p0(0xD5033FDF).kind, a64_p0_kind::isb);           // isb
+    EXPECT_EQ(p0(0xD50330DF).kind, a64_p0_kind::isb);           // isb #0
+    EXPECT_EQ(p0(0xD503207F).kind, a64_p0_kind::wfx);           // wfi
+    EXPECT_EQ(p0(0xD503205F).kind, a64_p0_kind::wfx);           // wfe
+    EXPECT_EQ(p0(0xD5031023).kind, a64_p0_kind::wfx);           // wfit x3
+    EXPECT_EQ(p0(0xD5031003).kind, a64_p0_kind::wfx);           // wfet x3
+    for (uint32_t other : {0xD4000001u /* svc */, 0xD4200000u /* brk */, 0xD5033F9Fu /* dsb */,
+                           0xD5033FBFu /* dmb */, 0xD503201Fu /* nop */})
+        EXPECT_EQ(p0(other).kind, a64_p0_kind::none) << std::hex << other;
+}
+
+// a64_branch_taken: ConditionHolds (J1.3) on NZCV for B.cond (EQ with Z, NE, GE with N == V, GT,
+// AL), CBZ/CBNZ on Wt (the low 32 bits) or Xt, TBZ/TBNZ on the bit b5:b40.
+TEST(A64Decode, ConditionalBranchTaken)
+{
+    const uint64_t z = 1u << 30, n = 1u << 31, v = 1u << 28;
+    EXPECT_TRUE(a64_branch_taken(0x54000040, z, 0));              // b.eq, Z
+    EXPECT_FALSE(a64_branch_taken(0x54000040, 0, 0));             // b.eq, not Z
+    EXPECT_TRUE(a64_branch_taken(0x54000041, 0, 0));              // b.ne, not Z
+    EXPECT_TRUE(a64_branch_taken(0x5400004A, n | v, 0));          // b.ge, N == V
+    EXPECT_FALSE(a64_branch_taken(0x5400004A, n, 0));             // b.ge, N != V
+    EXPECT_FALSE(a64_branch_taken(0x5400004C, z, 0));             // b.gt, Z
+    EXPECT_TRUE(a64_branch_taken(0x5400004E, n | z, 0));          // b.al
+    EXPECT_TRUE(a64_branch_taken(0x34000041, 0, 0x1'0000'0000));  // cbz w1: Wt is 0
+    EXPECT_FALSE(a64_branch_taken(0xB4000041, 0, 0x1'0000'0000)); // cbz x1
+    EXPECT_TRUE(a64_branch_taken(0xB5000041, 0, 5));              // cbnz x1
+    EXPECT_TRUE(a64_branch_taken(0x37180041, 0, 8));              // tbnz w1, #3: bit 3 set
+    EXPECT_FALSE(a64_branch_taken(0x36180041, 0, 8));             // tbz w1, #3
+    EXPECT_TRUE(a64_branch_taken(0xB6F80041, 0, 0));              // tbz x1, #63: bit 63 clear
+}

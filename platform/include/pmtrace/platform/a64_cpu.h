@@ -34,7 +34,9 @@
 #define PMTRACE_PLATFORM_A64_CPU_H
 
 #include <pmtrace/platform/a64_engine.h>
+#include <pmtrace/platform/a64_exec_log.h>
 #include <pmtrace/platform/a64_stage1.h>
+#include <pmtrace/platform/a64_trace_listener.h>
 #include <pmtrace/platform/cpu_pe_config.h>
 #include <pmtrace/platform/generic_timer.h>
 #include <pmtrace/platform/gic_cpu_interface.h>
@@ -90,6 +92,9 @@ struct a64_cpu_config : cpu_pe_config {
     // Profiling exception first (its ELR is the interrupted instruction; the IRQ, masked by the
     // entry's PSTATE.I, is taken after the handler returns). false: the IRQ first.
     bool profiling_before_irq = true;
+    // Record what the CPU executes (a64_exec_log.h: ranges, exceptions, context, in order):
+    // exec_log() after the run. Costs what a trace listener costs (docs/cpu.md).
+    bool exec_log = false;
 };
 
 struct a64_cpu_stats {
@@ -105,10 +110,10 @@ struct a64_cpu_stats {
     uint64_t tsb_csyncs = 0;
     uint64_t syncs = 0;
     uint64_t profiling_exceptions = 0; // PMU (both kinds) and TRBE Profiling exceptions taken
+    // With a trace listener: execution that went on elsewhere than the last report said (none
+    // expected: a report the CPU failed to make; the listener sees a range start there).
+    uint64_t trace_discontinuities = 0;
 };
-
-// How the software ended: `exit` is a semihosting SYS_EXIT (exit_status() is its status).
-enum class a64_cpu_end { running, system_off, system_reset, exit, error };
 
 class a64_cpu : public sc_core::sc_module,
                 public level_if,
@@ -152,6 +157,15 @@ class a64_cpu : public sc_core::sc_module,
     // The Generic Timer the CNT* system registers go to (none: they are the engine's).
     void set_timer(generic_timer *timer) { timer_ = timer; }
     void set_peek(peek_function peek) { peek_ = std::move(peek); }
+    // What the CPU executes, reported as a trace unit needs it (a64_trace_listener.h), to each
+    // listener attached, in the order attached. Attach and detach on the CPU's thread (before
+    // simulation, or from a call the CPU makes); a listener attached while code runs gets its
+    // first report (on_context) at the next instruction boundary the CPU sees. With none
+    // attached nothing is decoded for it and nothing called.
+    void add_trace_listener(a64_trace_listener *listener);
+    void remove_trace_listener(a64_trace_listener *listener);
+    // The execution log (config.exec_log), or nullptr.
+    const a64_exec_log *exec_log() const { return exec_log_.get(); }
     void set_id_registers(uint64_t dfr0, uint64_t dfr1)
     {
         config_.id_aa64dfr0 = dfr0;
@@ -201,7 +215,8 @@ class a64_cpu : public sc_core::sc_module,
     // Accounting: instructions retired and their events, reported to the PE model and turned
     // into time at each synchronisation point.
     void retire_range(uint64_t begin, uint64_t end);
-    void finish_block(uint64_t end);
+    void finish_block(uint64_t end, uint64_t next);
+    bool resumed_rest_ran(uint64_t address);
     struct block_info;
     void retire_counts(const block_info &counts, uint64_t begin, uint64_t end);
     void report();
@@ -268,7 +283,7 @@ class a64_cpu : public sc_core::sc_module,
     void stop_before_next();
     // Devices (a64_cpu_device.cpp).
     void device_access(const a64_stop &stop);
-    void retire_one(uint32_t insn);
+    void retire_one(uint32_t insn, uint64_t pc);
     bool find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &insn);
     bool bus_access(bool write, uint64_t address, unsigned size, uint64_t &value);
     // The MMU's side: regimes, translation for the model's own accesses, aborts
@@ -293,6 +308,22 @@ class a64_cpu : public sc_core::sc_module,
     unsigned current_el();
     pmt_pe_state pe_state_for(unsigned el);
 
+    // The trace listeners' reports (a64_cpu_trace.cpp). Every call is behind `tracing_`.
+    struct trace_block;
+    const trace_block &trace_info(uint64_t address, uint32_t size);
+    void trace_retired(uint64_t begin, uint64_t end);
+    void trace_whole(const block_info &b, uint64_t next);
+    void trace_repeats(const block_info &b, uint64_t runs);
+    void trace_next(uint64_t next);
+    void trace_sync(uint64_t at);
+    void trace_emit(const a64_trace_range &r);
+    void trace_context_check(uint64_t next);
+    a64_trace_context trace_context_now();
+    void trace_exception(unsigned vector_type, uint32_t ec, uint64_t preferred_return,
+                         const a64_trace_context &from);
+    void trace_end();
+    bool trace_context_write(const a64_sysreg_access &a, uint64_t value);
+
     a64_cpu_config config_;
     std::unique_ptr<a64_engine> engine_;
     tlm_utils::tlm_quantumkeeper qk_;
@@ -312,6 +343,9 @@ class a64_cpu : public sc_core::sc_module,
     // block starts (or where it was left).
     uint64_t block_begin_ = 0, block_end_ = 0;
     bool block_active_ = false;
+    // A system register read the model performed, after which the engine goes on in the block
+    // (on_sysreg, on_block_cut).
+    bool block_goes_on_ = false, block_resumed_ = false;
     // The block running is current_info_ from its start, and needs nothing at its end
     // (block_info::plain): the next on_block may take the fast path, and while nothing is
     // pending the engine may run it again without calling (repeat_: count_repeats).
@@ -369,6 +403,31 @@ class a64_cpu : public sc_core::sc_module,
     void count_range(uint64_t begin, uint64_t end, block_info &counts);
     std::vector<block_info> blocks_;
     const block_info *current_info_ = nullptr;
+
+    // Trace listeners (a64_cpu_trace.cpp). The open range: instructions [range_start_,
+    // range_end_) executed since the last report; a branch that ended it whose outcome is known
+    // only from where the next block starts (pending_).
+    std::vector<a64_trace_listener *> listeners_;
+    bool tracing_ = false;
+    bool trace_synced_ = false;
+    uint64_t range_start_ = 0, range_end_ = 0;
+    struct trace_pending {
+        bool valid = false;
+        uint64_t last = 0;
+        uint32_t insn = 0;
+        a64_p0 p0;
+    } pending_;
+    a64_trace_context trace_context_{};
+    bool trace_context_due_ = false; // an MSR changed the context: report it after the MSR
+    struct trace_block {
+        uint64_t address = ~uint64_t{0};
+        uint32_t size = 0;
+        uint32_t last_insn = 0;
+        a64_p0 last;        // the P0 element the last instruction is (kind none: it is none)
+        bool inner = false; // a P0 element before the last instruction
+    };
+    std::vector<trace_block> trace_blocks_; // as blocks_, made when a listener is attached
+    std::unique_ptr<a64_exec_log> exec_log_;
 };
 
 } // namespace pmtrace::platform

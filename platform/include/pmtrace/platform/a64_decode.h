@@ -31,9 +31,41 @@ enum a64_class : uint32_t {
     A64_TSB = 1u << 10,        // TSB CSYNC
     // STXR, STLXR, STXP, STLXP (also A64_STORE): their status goes to Ws, bits [20:16]
     A64_STORE_EXCLUSIVE = 1u << 11,
+    A64_ISB = 1u << 12, // ISB
+    A64_WFE = 1u << 13, // WFE, WFIT, WFET (WFI is A64_WFI)
 };
 
 uint32_t a64_classify(uint32_t insn);
+
+// What a trace unit counts as a P0 element of instruction trace (the instructions it outputs an
+// atom for; OpenCSD's instruction decoder, trc_i_decode.cpp, finds the same ones): every branch,
+// the exception returns, ISB, and WFI, WFE, WFIT, WFET (P0 elements only where TRCIDR2.WFXMODE
+// is 1). Not SVC, HVC, SMC, BRK, HLT (exception-generating: the exception is traced), DSB, DMB.
+enum class a64_p0_kind : uint8_t {
+    none,          // not a P0 instruction (a range that ends with one was cut short)
+    direct,        // B, B.cond, BC.cond, CBZ, CBNZ, TBZ, TBNZ
+    direct_link,   // BL
+    indirect,      // BR, BRAA, BRAAZ, BRAB, BRABZ
+    indirect_link, // BLR, BLRAA, BLRAAZ, BLRAB, BLRABZ
+    ret,           // RET, RETAA, RETAB
+    eret,          // ERET, ERETAA, ERETAB
+    isb,           // ISB
+    wfx,           // WFI, WFE, WFIT, WFET
+};
+
+struct a64_p0 {
+    a64_p0_kind kind = a64_p0_kind::none;
+    bool conditional = false; // B.cond, BC.cond, CBZ, CBNZ, TBZ, TBNZ
+    uint64_t target = 0;      // direct branches: the branch target
+};
+
+// The P0 element the instruction at `pc` is.
+a64_p0 a64_p0_of(uint32_t insn, uint64_t pc);
+
+// Whether the conditional branch `insn` is taken, with NZCV (PSTATE bits [31:28]) and `xt` the
+// register it tests (CBZ, CBNZ: Xt or Wt; TBZ, TBNZ: the bit of Xt), read before it executes or
+// right after (a branch writes neither). ConditionHolds (J1.3) for B.cond and BC.cond.
+bool a64_branch_taken(uint32_t insn, uint64_t nzcv, uint64_t xt);
 
 // Whether `insn` may write general-purpose register `reg` (0..30): exact for branches (BL and
 // BLR write X30), stores (a writeback writes Rn, a store-exclusive Ws), system instructions,

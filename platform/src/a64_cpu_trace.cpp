@@ -1,0 +1,367 @@
+// a64_cpu_trace.cpp - what the AArch64 CPU reports to trace listeners (a64_trace_listener.h):
+// the ranges of executed instructions that end with a P0 element, exceptions, context changes,
+// the end of execution (docs/cpu.md, "What the CPU reports to a trace unit").
+//
+// The CPU knows what ran by blocks: a block retires whole when the next one starts (on_block),
+// or up to where a stop cut it. A block ends at a branch, so a branch is (nearly always) the last
+// instruction of its block, and whether it was taken is known only when the next block starts:
+// such a branch is *pending* until then (trace_next), and the next block's address decides it
+// (a conditional branch whose target is its own fall-through is decided by its condition, read
+// from the registers, which the branch does not change). P0 elements that are not branches (ISB,
+// WFx) go on at the next instruction and are reported at once. Blocks split without a branch
+// (a page end, Unicorn's instruction limit, a system register access, a stop for an overflow or
+// an interrupt) only extend the open range. Every call here is behind `tracing_`: with no
+// listener attached nothing is decoded or called.
+#include <pmtrace/platform/a64_cpu.h>
+
+#include "a64_cpu_regs.h"
+
+#include <algorithm>
+
+namespace pmtrace::platform
+{
+
+using namespace a64;
+
+namespace
+{
+
+constexpr enc contextidr_el1{3, 0, 13, 0, 1};
+constexpr enc contextidr_el2{3, 4, 13, 0, 1};
+constexpr enc contextidr_el12{3, 5, 13, 0, 1};
+constexpr enc vttbr_el2{3, 4, 2, 1, 0};
+
+bool same(const a64_sysreg_access &a, enc r)
+{
+    return a.op0 == r.op0 && a.op1 == r.op1 && a.crn == r.crn && a.crm == r.crm && a.op2 == r.op2;
+}
+
+bool is_branch(a64_p0_kind k)
+{
+    return k != a64_p0_kind::none && k != a64_p0_kind::isb && k != a64_p0_kind::wfx;
+}
+
+a64_trace_exception exception_type(unsigned vector_type, uint32_t ec)
+{
+    switch (vector_type) {
+    case VEC_IRQ: return a64_trace_exception::irq;
+    case VEC_FIQ: return a64_trace_exception::fiq;
+    case VEC_SERROR: return a64_trace_exception::serror;
+    default: break;
+    }
+    switch (ec) {
+    case EC_SVC64: return a64_trace_exception::svc;
+    case EC_HVC64: return a64_trace_exception::hvc;
+    case EC_SMC64: return a64_trace_exception::smc;
+    case EC_BRK64: return a64_trace_exception::brk;
+    case EC_UNKNOWN: return a64_trace_exception::undefined;
+    case EC_SYS64: return a64_trace_exception::trap;
+    case EC_IABORT_LOWER:
+    case EC_IABORT_SAME: return a64_trace_exception::instruction_abort;
+    case EC_DABORT_LOWER:
+    case EC_DABORT_SAME: return a64_trace_exception::data_abort;
+    case EC_PROFILING: return a64_trace_exception::profiling;
+    default: return a64_trace_exception::other;
+    }
+}
+
+} // namespace
+
+void a64_cpu::add_trace_listener(a64_trace_listener *listener)
+{
+    if (!listener || std::find(listeners_.begin(), listeners_.end(), listener) != listeners_.end())
+        return;
+    listeners_.push_back(listener);
+    if (trace_blocks_.empty())
+        trace_blocks_.resize(block_cache_size);
+    if (!tracing_) {
+        // The first report is the context at the next instruction boundary seen.
+        tracing_ = true;
+        trace_synced_ = false;
+        pending_ = trace_pending{};
+    } else {
+        // A listener that joins gets the context now; the open range goes to all.
+        trace_context_ = trace_context_now();
+        if (trace_synced_)
+            listener->on_context(trace_context_, range_start_);
+    }
+}
+
+void a64_cpu::remove_trace_listener(a64_trace_listener *listener)
+{
+    listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), listener), listeners_.end());
+    tracing_ = !listeners_.empty();
+}
+
+const a64_cpu::trace_block &a64_cpu::trace_info(uint64_t address, uint32_t size)
+{
+    trace_block &t = trace_blocks_[block_slot(address)];
+    if (t.address == address && t.size == size)
+        return t;
+    t = trace_block{};
+    t.address = address;
+    t.size = size;
+    for (uint64_t pc = address; pc + 4 <= address + size; pc += 4) {
+        uint32_t insn = 0;
+        if (!read_code(pc, insn))
+            break;
+        const a64_p0 p = a64_p0_of(insn, pc);
+        if (pc + 4 == address + size) {
+            t.last = p;
+            t.last_insn = insn;
+        } else if (p.kind != a64_p0_kind::none) {
+            t.inner = true;
+        }
+    }
+    return t;
+}
+
+// The listeners are told the context at `at`, where the range starts.
+void a64_cpu::trace_sync(uint64_t at)
+{
+    trace_synced_ = true;
+    pending_ = trace_pending{};
+    range_start_ = range_end_ = at;
+    trace_context_ = trace_context_now();
+    trace_context_due_ = false;
+    for (a64_trace_listener *l : listeners_)
+        l->on_context(trace_context_, at);
+}
+
+void a64_cpu::trace_emit(const a64_trace_range &r)
+{
+    for (a64_trace_listener *l : listeners_)
+        l->on_range(r);
+    range_start_ = range_end_ = r.next;
+}
+
+// Instructions [begin, end) retired, in order, after those already seen.
+void a64_cpu::trace_retired(uint64_t begin, uint64_t end)
+{
+    if (end <= begin)
+        return;
+    if (!trace_synced_)
+        trace_sync(begin);
+    if (pending_.valid)
+        trace_next(begin);
+    if (begin != range_end_) {
+        // Not where the last report said execution goes on.
+        stats_.trace_discontinuities++;
+        range_start_ = begin;
+    }
+    range_end_ = end;
+    // The P0 elements of [begin, end): a block's from its cache, a part of one by walking it.
+    const trace_block *whole = nullptr;
+    if (current_info_ && begin == current_info_->address &&
+        end == current_info_->address + current_info_->size) {
+        whole = &trace_info(begin, current_info_->size);
+    }
+    if (whole && !whole->inner) {
+        if (whole->last.kind == a64_p0_kind::none)
+            return;
+        if (is_branch(whole->last.kind)) {
+            pending_ = {true, end - 4, whole->last_insn, whole->last};
+            return;
+        }
+        trace_emit({range_start_, end - 4, whole->last.kind, false, true, end, 1});
+        return;
+    }
+    for (uint64_t pc = begin; pc < end; pc += 4) {
+        uint32_t insn = 0;
+        if (!read_code(pc, insn))
+            continue;
+        const a64_p0 p = a64_p0_of(insn, pc);
+        if (p.kind == a64_p0_kind::none)
+            continue;
+        if (is_branch(p.kind) && pc + 4 == end) {
+            pending_ = {true, pc, insn, p};
+            return;
+        }
+        // ISB, WFx: execution goes on after it (a branch inside a range went on, not taken, to
+        // pc + 4: blocks end at branches, so only as the last instruction of a cut block).
+        const bool taken = !(is_branch(p.kind) && p.conditional);
+        trace_emit({range_start_, pc, p.kind, p.conditional, taken, pc + 4, 1});
+        range_end_ = end;
+    }
+}
+
+// A block retired whole, and the next one starts at `next` (on_block's fast path). The common
+// case, a block that continues the open range and ends with a branch whose target decides it,
+// is reported here directly.
+void a64_cpu::trace_whole(const block_info &b, uint64_t next)
+{
+    const uint64_t end = b.address + b.size;
+    if (trace_synced_ && !pending_.valid && b.address == range_end_) {
+        const trace_block &t = trace_info(b.address, b.size);
+        const a64_p0 &p = t.last;
+        if (!t.inner && is_branch(p.kind) && (!p.conditional || p.target != end)) {
+            const a64_trace_range r{
+                range_start_, end - 4, p.kind, p.conditional, !p.conditional || next == p.target,
+                next,         1};
+            if (!r.taken && next != end)
+                stats_.trace_discontinuities++; // a not-taken branch went elsewhere
+            for (a64_trace_listener *l : listeners_)
+                l->on_range(r);
+            range_start_ = range_end_ = next;
+            return;
+        }
+    }
+    trace_retired(b.address, end);
+    trace_next(next);
+}
+
+// Execution goes on at `next`: the pending branch, if any, is decided.
+void a64_cpu::trace_next(uint64_t next)
+{
+    if (!trace_synced_) {
+        trace_sync(next);
+        return;
+    }
+    if (!pending_.valid) {
+        if (next != range_end_) {
+            stats_.trace_discontinuities++;
+            range_start_ = range_end_ = next;
+        }
+        return;
+    }
+    pending_.valid = false;
+    const a64_p0 &p = pending_.p0;
+    const uint64_t fall_through = pending_.last + 4;
+    bool taken = true;
+    if (p.conditional) {
+        if (p.target != fall_through) {
+            taken = next == p.target;
+        } else {
+            // Both ways lead to `next`: the condition says which (the registers the branch read
+            // are unchanged until the next instruction runs).
+            const uint32_t rt = pending_.insn & 31;
+            taken = a64_branch_taken(pending_.insn, engine_->reg(a64_reg::pstate), engine_->x(rt));
+        }
+    }
+    if (!taken && next != fall_through)
+        stats_.trace_discontinuities++; // a not-taken branch went elsewhere: not expected
+    trace_emit({range_start_, pending_.last, p.kind, p.conditional, taken, next, 1});
+}
+
+// The block `b`, running, ran `runs` times more (a64_block_repeat): each run but the last ended
+// with the branch at its end taken to its start (that is what made it start again).
+void a64_cpu::trace_repeats(const block_info &b, uint64_t runs)
+{
+    const uint64_t end = b.address + b.size;
+    const trace_block &t = trace_info(b.address, b.size);
+    if (t.inner || !is_branch(t.last.kind)) {
+        for (uint64_t n = 0; n < runs; n++) {
+            trace_retired(b.address, end);
+            trace_next(b.address);
+        }
+        return;
+    }
+    // The first run may have started before the block (a range of several blocks).
+    trace_retired(b.address, end);
+    const bool merged = range_start_ == b.address;
+    pending_.valid = false;
+    a64_trace_range r{range_start_, end - 4,   t.last.kind,      t.last.conditional,
+                      true,         b.address, merged ? runs : 1};
+    trace_emit(r);
+    if (!merged && runs > 1) {
+        r.start = b.address;
+        r.count = runs - 1;
+        trace_emit(r);
+    }
+}
+
+a64_trace_context a64_cpu::trace_context_now()
+{
+    a64_trace_context c;
+    c.el = current_el();
+    c.nonsecure = c.el != 3; // EL3 is Secure; the rest Non-secure (pe_state_for)
+    (void)engine_->sysreg(contextidr_el1.op0, contextidr_el1.op1, contextidr_el1.crn,
+                          contextidr_el1.crm, contextidr_el1.op2, c.contextidr_el1);
+    if (config_.have_el2) {
+        uint64_t v = 0;
+        if (engine_->sysreg(contextidr_el2.op0, contextidr_el2.op1, contextidr_el2.crn,
+                            contextidr_el2.crm, contextidr_el2.op2, v))
+            c.contextidr_el2 = v;
+        c.vmid = static_cast<uint16_t>((get(*engine_, vttbr_el2) >> 48) & 0xFF);
+    }
+    return c;
+}
+
+// After an ERET or a PSTATE write (next: where execution goes on), or an MSR that changed the
+// context: reported when it differs from the last reported.
+void a64_cpu::trace_context_check(uint64_t next)
+{
+    if (!trace_synced_)
+        return;
+    const a64_trace_context c = trace_context_now();
+    if (c == trace_context_)
+        return;
+    trace_context_ = c;
+    for (a64_trace_listener *l : listeners_)
+        l->on_context(c, next);
+}
+
+// An MSR to CONTEXTIDR_EL1, CONTEXTIDR_EL2 (or CONTEXTIDR_EL12) or VTTBR_EL2 the listeners see:
+// the CPU performs it in the engine (done: the engine goes on after it) and reports the context
+// after it (on_block_cut). False: the engine's (not allowed at this EL, trapped by
+// HCR_EL2.TVM, or a register the engine does not have), as without a listener.
+bool a64_cpu::trace_context_write(const a64_sysreg_access &a, uint64_t value)
+{
+    const unsigned el = current_el();
+    const bool el2_register = same(a, contextidr_el2) || same(a, vttbr_el2);
+    const uint64_t hcr = config_.have_el2 ? get(*engine_, hcr_el2) : 0;
+    enc target = contextidr_el1;
+    if (same(a, contextidr_el1)) {
+        if (el < 1 || (el == 1 && (hcr & (uint64_t{1} << 26)))) // HCR_EL2.TVM traps it
+            return false;
+        if (el == 2 && (hcr & hcr_e2h))
+            target = contextidr_el2; // redirected with E2H
+    } else if (same(a, contextidr_el12)) {
+        if (el < 2 || !(hcr & hcr_e2h))
+            return false;
+    } else if (el2_register) {
+        if (el < 2 || !config_.have_el2)
+            return false;
+        target = same(a, vttbr_el2) ? vttbr_el2 : contextidr_el2;
+    } else {
+        return false;
+    }
+    uint64_t old = 0;
+    if (!engine_->sysreg(target.op0, target.op1, target.crn, target.crm, target.op2, old) ||
+        !engine_->set_sysreg(target.op0, target.op1, target.crn, target.crm, target.op2, value))
+        return false;
+    trace_context_due_ = true;
+    return true;
+}
+
+void a64_cpu::trace_exception(unsigned vector_type, uint32_t ec, uint64_t preferred_return,
+                              const a64_trace_context &from)
+{
+    a64_trace_exception_taken e;
+    e.type = exception_type(vector_type, ec);
+    e.ec = vector_type == VEC_IRQ || vector_type == VEC_FIQ ? 0 : ec;
+    e.range_start = range_start_;
+    e.preferred_return = preferred_return;
+    e.vector = engine_->reg(a64_reg::pc);
+    e.from = from;
+    e.to = trace_context_now();
+    trace_context_ = e.to;
+    for (a64_trace_listener *l : listeners_)
+        l->on_exception(e);
+    range_start_ = range_end_ = e.vector;
+}
+
+void a64_cpu::trace_end()
+{
+    const uint64_t pc = engine_->reg(a64_reg::pc);
+    if (!trace_synced_)
+        trace_sync(pc);
+    if (pending_.valid)
+        trace_next(pc);
+    const a64_trace_end e{end_, range_start_, range_end_};
+    for (a64_trace_listener *l : listeners_)
+        l->on_end(e);
+    range_start_ = range_end_;
+}
+
+} // namespace pmtrace::platform
