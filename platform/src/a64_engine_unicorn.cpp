@@ -464,12 +464,18 @@ uint32_t unicorn_engine::sysreg_hook(uc_engine *, uc_arm64_reg reg, const uc_arm
     a64_sysreg_action action = self->client_->on_sysreg(a, value);
     switch (action) {
     case a64_sysreg_action::engine: return 0;
-    case a64_sysreg_action::done:
+    case a64_sysreg_action::done: {
         if (a.read && a.rt != 31 && reg != UC_ARM64_REG_INVALID)
             uc_reg_write(self->uc_, reg, &value);
         self->client_->on_block_cut(pc + 4);
-        self->set_reg(a64_reg::pc, pc + 4);
+        // Skipped: for an encoding QEMU implements, the block goes on after the instruction;
+        // for one it would UNDEF, the skip restarts the block, so execution is sent past it.
+        // (Writing the pc for the former makes the rest of the block run twice.)
+        uint64_t known = 0;
+        if (!self->sysreg(a.op0, a.op1, a.crn, a.crm, a.op2, known))
+            self->set_reg(a64_reg::pc, pc + 4);
         return 1;
+    }
     case a64_sysreg_action::done_stop:
     case a64_sysreg_action::stop: {
         bool done = action == a64_sysreg_action::done_stop;

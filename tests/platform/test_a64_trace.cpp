@@ -383,4 +383,5 @@ TEST(A64Trace, StraightLineWithSystemRegisterReads)
     expect_lines(*log, {context(a("_start"), 1), end(a("_start"), a("hvc_off") + 4)});
     EXPECT_EQ(r.platform->a64->stats().instructions, (a("hvc_off") + 4 - a("_start")) / 4);
     EXPECT_EQ(r.platform->a64->stats().trace_discontinuities, 0u);
+    EXPECT_EQ(r.x[2], 4u); // each ADD ran once (the engine wrote the pc: twice, x2 = 5)
 }
