@@ -77,6 +77,7 @@ cti::cti(const sc_core::sc_module_name &name, const cti_config &config)
       socket("socket"), out_event("out_event", clamp(config.num_triggers, 11, 32)),
       out_level("out_level", out_event.size()), config_(config)
 {
+    log_.set_name(this->name());
     config_.num_triggers = static_cast<unsigned>(out_event.size());
     config_.num_channels = clamp(config.num_channels, 3, 32);
     config_.claim_tags = clamp(config.claim_tags, 0, 32);
@@ -153,9 +154,8 @@ void cti::update_levels()
 void cti::trigger_event(unsigned trigger)
 {
     if (trigger >= config_.num_triggers || !(config_.inputs >> trigger & 1)) {
-        SC_REPORT_WARNING(
-            name(),
-            ("input trigger " + std::to_string(trigger) + " is not connected: ignored").c_str());
+        log_.warning("input trigger not connected",
+                     "input trigger " + std::to_string(trigger) + " is not connected: ignored");
         return;
     }
     channel_event(inen_[trigger]);
@@ -164,9 +164,8 @@ void cti::trigger_event(unsigned trigger)
 void cti::set_trigger_level(unsigned trigger, bool level)
 {
     if (trigger >= config_.num_triggers || !(config_.inputs >> trigger & 1)) {
-        SC_REPORT_WARNING(
-            name(),
-            ("input trigger " + std::to_string(trigger) + " is not connected: ignored").c_str());
+        log_.warning("input trigger not connected",
+                     "input trigger " + std::to_string(trigger) + " is not connected: ignored");
         return;
     }
     const uint32_t bit = 1u << trigger;
@@ -231,8 +230,9 @@ void cti::write_register(size_t row, unsigned index, uint64_t value, uint64_t ma
     case CTIAPPCLEAR: appset_ &= ~chans; break;
     case CTIAPPPULSE:
         if (chans && !enabled()) {
-            SC_REPORT_WARNING(name(), "CTIAPPPULSE with CTICONTROL.GLBEN 0 (CONSTRAINED "
-                                      "UNPREDICTABLE): no channel event");
+            log_.warning("CTIAPPPULSE with GLBEN 0",
+                         "CTIAPPPULSE with CTICONTROL.GLBEN 0 "
+                         "(CONSTRAINED UNPREDICTABLE): no channel event");
             break;
         }
         channel_event(chans);

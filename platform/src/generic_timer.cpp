@@ -56,6 +56,7 @@ generic_timer::generic_timer(const sc_core::sc_module_name &name,
     : sc_module(name), cntp_irq("cntp_irq"), cntv_irq("cntv_irq"), cnthp_irq("cnthp_irq"),
       config_(config), units_per_second_(sc_core::sc_time(1, sc_core::SC_SEC).value())
 {
+    log_.set_name(this->name());
     if (config_.frequency_hz == 0 || config_.frequency_hz > cntfrq_mask) {
         const uint64_t fallback = generic_timer_config().frequency_hz;
         SC_REPORT_WARNING(this->name(), ("frequency_hz " + std::to_string(config_.frequency_hz) +
@@ -216,9 +217,9 @@ pmt_access generic_timer::check(cnt_reg reg, bool write, unsigned el, const time
     if (reg == cnt_reg::none)
         return PMT_ACCESS_NOT_MINE;
     if (el > 3 || (el == 3 && !config_.have_el3) || (el == 2 && !config_.have_el2)) {
-        SC_REPORT_WARNING(name(), (std::string(cnt_name(reg)) + " accessed from EL" +
-                                   std::to_string(el) + ", which is not implemented: UNDEFINED")
-                                      .c_str());
+        log_.warning("access from an EL not implemented",
+                     std::string(cnt_name(reg)) + " accessed from EL" + std::to_string(el) +
+                         ", which is not implemented: UNDEFINED");
         return PMT_ACCESS_UNDEFINED;
     }
     cnt_access_state s;
@@ -339,13 +340,13 @@ void generic_timer::write_register(cnt_reg reg, uint64_t value, const sc_core::s
 
 void generic_timer::log_access(cnt_reg reg, bool write, pmt_access access, uint64_t value) const
 {
-    if (sc_core::sc_report_handler::get_verbosity_level() < sc_core::SC_HIGH)
+    if (!log_.enabled(sc_core::SC_HIGH))
         return;
     std::string line = std::string(cnt_name(reg)) + (write ? " <= " : " => ");
     line += access == PMT_ACCESS_OK || write ? hex(value) : std::string("-");
     if (access != PMT_ACCESS_OK)
         line += std::string(" (") + pmt_access_name(access) + ")";
-    SC_REPORT_INFO_VERB(name(), line.c_str(), sc_core::SC_HIGH);
+    log_.info(line, sc_core::SC_HIGH);
 }
 
 } // namespace pmtrace::platform

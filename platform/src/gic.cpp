@@ -22,6 +22,7 @@ gicv3::gicv3(const sc_core::sc_module_name &name, const gic_config &config)
       irq("irq", config.num_cpus ? (config.num_cpus > 16 ? 16 : config.num_cpus) : 1),
       fiq("fiq", irq.size()), config_(config)
 {
+    log_.set_name(this->name());
     if (config_.num_cpus < 1 || config_.num_cpus > 16) {
         SC_REPORT_WARNING(this->name(), "num_cpus must be 1..16: using the nearest");
         config_.num_cpus = static_cast<unsigned>(irq.size());
@@ -103,8 +104,7 @@ void gicv3::gicr_b_transport(tlm::tlm_generic_payload &tx, sc_core::sc_time &del
     gic_redistributor *rd = frame(tx, offset);
     if (!rd) {
         tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-        SC_REPORT_WARNING(name(),
-                          ("no Redistributor at offset " + std::to_string(address)).c_str());
+        log_.warning("no Redistributor", "no Redistributor at offset " + std::to_string(address));
         return;
     }
     tx.set_address(offset);

@@ -30,6 +30,7 @@ memory::memory(const sc_core::sc_module_name &name, const memory_config &config)
     : sc_module(name), socket("socket"), config_(config),
       data_(static_cast<uint8_t *>(std::calloc(config.size ? config.size : 1, 1)))
 {
+    log_.set_name(this->name());
     if (!data_) {
         SC_REPORT_ERROR(this->name(), ("cannot allocate " + hex(config.size) + " bytes").c_str());
         config_.size = 0;
@@ -133,9 +134,8 @@ void memory::b_transport(tlm::tlm_generic_payload &tx, sc_core::sc_time &delay)
     }
     if (!in_range(address, width)) {
         tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-        SC_REPORT_WARNING(name(), ("access outside the memory at " + hex(address) + " (" +
-                                   std::to_string(length) + " bytes)")
-                                      .c_str());
+        log_.warning("access outside the memory", "access outside the memory at " + hex(address) +
+                                                      " (" + std::to_string(length) + " bytes)");
         return;
     }
     const bool write = tx.is_write();
@@ -144,12 +144,10 @@ void memory::b_transport(tlm::tlm_generic_payload &tx, sc_core::sc_time &delay)
         faults_answered_++;
         tx.set_response_status(f->status);
         tx.set_dmi_allowed(false);
-        SC_REPORT_INFO_VERB(name(),
-                            (std::string(write ? "write" : "read") + " at " + hex(address) +
-                             " answered " + tx.get_response_string() + " by fault " +
-                             std::to_string(f->id))
-                                .c_str(),
-                            sc_core::SC_MEDIUM);
+        if (log_.enabled(sc_core::SC_MEDIUM))
+            log_.info(std::string(write ? "write" : "read") + " at " + hex(address) + " answered " +
+                          tx.get_response_string() + " by fault " + std::to_string(f->id),
+                      sc_core::SC_MEDIUM);
         return;
     }
     copy(tx);

@@ -29,6 +29,7 @@ const char *fault_kind_name(pmt_trbe_fault_kind kind)
 translator::translator(const sc_core::sc_module_name &name, bool unmapped_is_fault)
     : sc_module(name), unmapped_is_fault_(unmapped_is_fault)
 {
+    log_.set_name(this->name());
 }
 
 void translator::add(rule r)
@@ -142,7 +143,7 @@ pmt_trbe_translation translator::translate(uint64_t va, const pmt_trbe_regime &r
         std::snprintf(line, sizeof line, "0x%llx: %s fault, stage %u, level %d",
                       static_cast<unsigned long long>(va), fault_kind_name(out.fault.kind),
                       out.fault.stage, out.fault.level);
-        SC_REPORT_INFO_VERB(name(), line, sc_core::SC_MEDIUM);
+        log_.info(line, sc_core::SC_MEDIUM);
     }
     return out;
 }

@@ -22,6 +22,7 @@
 #ifndef PMTRACE_PLATFORM_CTI_H
 #define PMTRACE_PLATFORM_CTI_H
 
+#include <pmtrace/systemc/log.h>
 #include <pmtrace/platform/register_frame.h>
 #include <pmtrace/platform/signal_if.h>
 
@@ -81,11 +82,16 @@ class cti : public sc_core::sc_module, public cti_trigger_if, public register_fr
         return channel < 32 ? channel_events_[channel] : 0;
     }
 
+    // This component's log: its verbosity, its warnings and their repeats (log.h).
+    module_log &log() { return log_; }
+
   protected:
     uint64_t read_register(size_t row, unsigned index, bool debug) override;
     void write_register(size_t row, unsigned index, uint64_t value, uint64_t mask) override;
 
   private:
+    void end_of_simulation() override { log_.report_repeats(); }
+    module_log log_;
     void b_transport(tlm::tlm_generic_payload &tx, sc_core::sc_time &delay);
     unsigned transport_dbg(tlm::tlm_generic_payload &tx);
     bool enabled() const { return control_ & 1; }

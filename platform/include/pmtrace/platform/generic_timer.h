@@ -23,6 +23,7 @@
 #ifndef PMTRACE_PLATFORM_GENERIC_TIMER_H
 #define PMTRACE_PLATFORM_GENERIC_TIMER_H
 
+#include <pmtrace/systemc/log.h>
 #include <pmtrace/platform/generic_timer_regs.h>
 #include <pmtrace/platform/signal_if.h>
 #include <pmtrace/pmt_types.h>
@@ -89,7 +90,12 @@ class generic_timer : public sc_core::sc_module
 
     const generic_timer_config &config() const { return config_; }
 
+    // This component's log: its verbosity, its warnings and their repeats (log.h).
+    module_log &log() { return log_; }
+
   private:
+    void end_of_simulation() override { log_.report_repeats(); }
+    module_log log_;
     enum timer_index : unsigned { el1_physical, el1_virtual, el2_physical, timer_count };
     struct timer {
         uint64_t ctl = 0; // ENABLE and IMASK; ISTATUS is computed

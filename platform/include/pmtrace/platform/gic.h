@@ -11,6 +11,7 @@
 #ifndef PMTRACE_PLATFORM_GIC_H
 #define PMTRACE_PLATFORM_GIC_H
 
+#include <pmtrace/systemc/log.h>
 #include <pmtrace/platform/gic_cpu_interface.h>
 #include <pmtrace/platform/gic_distributor.h>
 #include <pmtrace/platform/gic_redistributor.h>
@@ -55,7 +56,12 @@ class gicv3 : public sc_core::sc_module
     gic_distributor &gicd() { return *gicd_; }
     unsigned num_cpus() const { return config_.num_cpus; }
 
+    // This component's log: its verbosity, its warnings and their repeats (log.h).
+    module_log &log() { return log_; }
+
   private:
+    void end_of_simulation() override { log_.report_repeats(); }
+    module_log log_;
     class ppi_line;
 
     void update(unsigned cpu);

@@ -10,6 +10,7 @@
 #ifndef PMTRACE_PLATFORM_MEMORY_H
 #define PMTRACE_PLATFORM_MEMORY_H
 
+#include <pmtrace/systemc/log.h>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -64,7 +65,12 @@ class memory : public sc_core::sc_module
     uint64_t writes() const { return writes_; }
     uint64_t faults_answered() const { return faults_answered_; }
 
+    // This component's log: its verbosity, its warnings and their repeats (log.h).
+    module_log &log() { return log_; }
+
   private:
+    void end_of_simulation() override { log_.report_repeats(); }
+    module_log log_;
     struct free_deleter {
         void operator()(uint8_t *p) const { std::free(p); }
     };

@@ -12,6 +12,7 @@
 #ifndef PMTRACE_PLATFORM_TRANSLATOR_H
 #define PMTRACE_PLATFORM_TRANSLATOR_H
 
+#include <pmtrace/systemc/log.h>
 #include <pmtrace/platform/translation_if.h>
 
 #include <cstdint>
@@ -45,7 +46,12 @@ class translator : public sc_core::sc_module, public trbe_translation_if
     uint64_t translations() const { return translations_; }
     uint64_t faults_reported() const { return faults_; }
 
+    // This component's log: its verbosity, its warnings and their repeats (log.h).
+    module_log &log() { return log_; }
+
   private:
+    void end_of_simulation() override { log_.report_repeats(); }
+    module_log log_;
     struct rule {
         uint64_t first_page, last_page; // page numbers
         bool is_fault;
