@@ -18,9 +18,8 @@ pmu_profile::pmu_profile(const options &o, platform::vp &vp) : o_(o)
         return;
     platform::a64_cpu *cpu = vp.a64.get();
     platform::gic_cpu_interface *icc = &vp.gic.cpu(0);
-    // The scenario's record samples its event every --period; an image of the user's programs
-    // its own periods (perf's period 1: each sample counts once).
-    const uint64_t period = o.kernel.empty() && o.scenario == scenario::record ? o.period : 1;
+    // perf's period 1 where the periods are the image's own: each sample counts once.
+    const uint64_t period = records() ? o.period : 1;
     cpu->set_irq_observer([this, cpu, icc, period](uint64_t pc, unsigned el) {
         if (icc->hppir1() != platform::virt::pmu_intid)
             return;
@@ -28,6 +27,11 @@ pmu_profile::pmu_profile(const options &o, platform::vp &vp) : o_(o)
         const uint64_t ns = static_cast<uint64_t>(cpu->local_time().to_seconds() * 1e9 + 0.5);
         samples_.push_back({pc, el, ns, period});
     });
+}
+
+bool pmu_profile::records() const
+{
+    return o_.kernel.empty() && o_.scenario == scenario::record;
 }
 
 int pmu_profile::write(std::ostream &err) const
@@ -45,7 +49,7 @@ int pmu_profile::write(std::ostream &err) const
         if (auto bytes = platform::read_file(elf, error))
             c.mappings = platform::elf_executable_mappings(elf, *bytes);
     }
-    if (o_.kernel.empty() && o_.scenario == scenario::record) {
+    if (records()) {
         c.event = o_.record_event;
         const char *name = sw_event_name(o_.record_event);
         c.event_name = name ? name : "";

@@ -26,6 +26,9 @@ class pmu_profile
     const std::vector<platform::perf_sample> &samples() const { return samples_; }
 
   private:
+    // The record scenario: its event, sampled every --period (an image of the user's programs
+    // its own events and periods).
+    bool records() const;
     const options &o_;
     std::vector<platform::perf_sample> samples_;
 };

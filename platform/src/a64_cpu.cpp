@@ -222,11 +222,17 @@ unsigned a64_cpu::current_el()
     return static_cast<unsigned>((engine_->reg(a64_reg::pstate) >> 2) & 3);
 }
 
+// SCR_EL3 as the software left it; without EL3, as if NS were 1 (Non-secure, the only state).
+uint64_t a64_cpu::scr_el3_value()
+{
+    return config_.have_el3 && engine_ ? get(*engine_, scr_el3) : scr_ns;
+}
+
 // The Security state follows SCR_EL3.NS below EL3 (EL3 is Secure); EL2 is enabled in it when
 // implemented and, in Secure state, when SCR_EL3.EEL2 is 1 (EL2Enabled()).
 pmt_pe_state a64_cpu::pe_state_for(unsigned el)
 {
-    const uint64_t scr = config_.have_el3 && engine_ ? get(*engine_, scr_el3) : scr_ns;
+    const uint64_t scr = scr_el3_value();
     pmt_pe_state s{};
     s.el = static_cast<uint8_t>(el);
     s.scr_ns = (scr & scr_ns) != 0;

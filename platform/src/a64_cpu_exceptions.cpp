@@ -71,7 +71,7 @@ void a64_cpu::take_sync(uint32_t ec, uint32_t iss, uint64_t preferred_return, bo
 // there; EL1 otherwise.
 unsigned a64_cpu::interrupt_target(uint64_t scr_bit, uint64_t hcr_bit)
 {
-    const uint64_t scr = config_.have_el3 ? get(*engine_, scr_el3) : scr_ns;
+    const uint64_t scr = scr_el3_value();
     if (scr & scr_bit)
         return 3;
     const bool el2_enabled = config_.have_el2 && (scr & (scr_ns | scr_eel2));

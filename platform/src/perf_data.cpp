@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 namespace pmtrace::platform
@@ -110,12 +111,6 @@ perf_event_attr event_attr(const perf_data_config &c)
     return a;
 }
 
-std::string base_name(const std::string &path)
-{
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 } // namespace
 
 bool write_perf_data(const std::string &path, const perf_data_config &config,
@@ -126,7 +121,9 @@ bool write_perf_data(const std::string &path, const perf_data_config &config,
     // The data: the process and its threads, the image's mappings, the samples.
     buffer data;
     comm(data, image_pid, image_pid,
-         config.mappings.empty() ? config.command : base_name(config.mappings[0].path));
+         config.mappings.empty()
+             ? config.command
+             : std::filesystem::path(config.mappings[0].path).filename().string());
     for (const perf_mapping &m : config.mappings)
         mmap(data, m);
     bool named[4] = {};

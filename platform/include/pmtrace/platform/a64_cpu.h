@@ -250,6 +250,7 @@ class a64_cpu : public sc_core::sc_module,
                         uint64_t far = 0);
     void take_sync(uint32_t ec, uint32_t iss, uint64_t preferred_return, bool il = true,
                    bool far_valid = false, uint64_t far = 0);
+    uint64_t scr_el3_value();
     unsigned interrupt_target(uint64_t scr_bit, uint64_t hcr_bit);
     bool interrupt_taken(unsigned target, uint64_t mask);
     bool irq_deliverable();
