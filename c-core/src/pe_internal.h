@@ -82,7 +82,23 @@ struct pmt_ete_regs {
     uint32_t contextidr_el1; /* the PE's CONTEXTIDR_EL1 and CONTEXTIDR_EL2, as the glue reports */
     uint32_t contextidr_el2; /*   them (ete_set_context), for the Context comparators */
     bool enabled;            /* the trace unit was enabled at the last update (ete_update) */
-    bool draining;           /* disabled, and trace it generated is not yet all output */
+};
+
+/* The trace unit's instruction trace generation (ete/ete_trace.c): plain data, saved with the
+ * rest. */
+struct pmt_ete_trace {
+    pmt_ete_pkt_encoder enc;
+    uint64_t expected;     /* where the last report said execution goes on (or NO_ADDRESS) */
+    uint64_t address_due;  /* an indirect branch's target, traced with the next instruction */
+    uint64_t exc_return;   /* the pending exception's preferred return address */
+    uint64_t ts_syncs;     /* enc.syncs when the last Timestamp went out */
+    uint8_t exc_type;      /* the pending exception's ETE type */
+    uint8_t pending_extin; /* External Inputs that became active during the unit's output */
+    bool exc_pending;      /* an exception was reported; its vector is the next report's start */
+    bool exc_traced;       /* ... and trace was active when it was taken */
+    bool configured;       /* enc was set up from the registers when the unit was enabled */
+    bool trigger_seen;     /* ETEEvent 0 signalled the Detected Trigger (once per enable) */
+    bool flush_requested;  /* the Trace Buffer Unit asked for a flush during the unit's output */
 };
 
 struct pmt_pe_arch {
@@ -95,6 +111,7 @@ struct pmt_pe_arch {
     struct pmt_pcs_regs pcs;
     struct pmt_trbe_regs trbe;
     struct pmt_ete_regs ete;
+    struct pmt_ete_trace etr;
 };
 
 /* Lazy counting: the counters that currently count one event number share a slot. count()
@@ -148,12 +165,12 @@ struct pmt_pe {
     uint8_t trbe_exc_el;
     bool trbe_in_flush_request, trbe_flush_deferred;
 
-    /* ETE trace unit: the glue that emits its trace. ete_drain is asked, when the unit becomes
-     * disabled, to output and flush what the unit generated and then call ete_output_drained;
-     * without it the output counts as drained at once. */
-    void (*ete_drain)(pmt_pe *pe, void *user);
-    void *ete_drain_user;
-    bool ete_in_drain;
+    /* ETE trace unit: its inputs, what it did, and whether it is giving bytes to the Trace
+     * Buffer Unit now (a flush the Trace Buffer Unit requests then waits: ete_trace.c). */
+    pmt_ete_callbacks ete_cb;
+    pmt_ete_stats ete_stats;
+    bool ete_in_output;
+    bool ete_ts_warned;
 };
 
 /* Logging (pe.c). */
@@ -258,6 +275,10 @@ void ete_update(pmt_pe *pe); /* after a change of the state the unit reads: enab
 pmt_access ete_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);
 pmt_access ete_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value);
 const char *ete_config_error(const pmt_pe_config *c);
+void ete_flush_request(pmt_pe *pe); /* the Trace Buffer Unit's flush (RXRRWP), with FEAT_ETE */
+/* A PMU event (PMU_OVFS, ...) or a Trace Buffer Unit event (TRB_WRAP, TRB_TRIG), which the trace
+ * unit's External Input Selectors may select. */
+void ete_external_event(pmt_pe *pe, uint16_t event);
 
 static inline bool pe_have_pmu(const pmt_pe *pe, pmt_pmu_version v)
 {

@@ -246,7 +246,33 @@ pmt_pe_state a64_cpu::pe_state_for(unsigned el)
         s.hcr_tge = (hcr & hcr_tge) != 0;
         s.hcr_e2h = (hcr & hcr_e2h) != 0;
     }
+    trap_controls(s);
     return s;
+}
+
+// The trace unit's trap controls (D24.4's accessibility pseudocode): CPACR_EL1.TTA [28],
+// CPTR_EL2.TTA ([20], or [28] with HCR_EL2.E2H), CPTR_EL3.TTA [20].
+void a64_cpu::trap_controls(pmt_pe_state &s)
+{
+    if (!config_.ete || !engine_)
+        return;
+    s.cpacr_tta = (get(*engine_, cpacr_el1) >> 28) & 1;
+    if (config_.have_el2)
+        s.cptr_el2_tta = (get(*engine_, cptr_el2) >> (s.hcr_e2h ? 28 : 20)) & 1;
+    if (config_.have_el3)
+        s.cptr_el3_tta = (get(*engine_, cptr_el3) >> 20) & 1;
+}
+
+// Before a trace unit register access: the PE model gets the trap controls the software last
+// wrote (the engine holds CPACR_EL1 and CPTR_ELx; their writes do not reach the CPU model).
+void a64_cpu::refresh_trap_controls(const sc_core::sc_time &t)
+{
+    pmt_pe_state now = state->pe_state();
+    const pmt_pe_state before = now;
+    trap_controls(now);
+    if (now.cpacr_tta != before.cpacr_tta || now.cptr_el2_tta != before.cptr_el2_tta ||
+        now.cptr_el3_tta != before.cptr_el3_tta)
+        (void)state->set_pe_state(now, t);
 }
 
 } // namespace pmtrace::platform

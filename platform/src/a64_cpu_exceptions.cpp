@@ -53,9 +53,11 @@ void a64_cpu::take_exception(unsigned target_el, uint32_t ec, uint32_t iss,
     (void)events->count_event(exception_event(vector_type, ec, local, target_el), 1, t);
     alias_el(target_el);
     el_ = target_el;
-    profiling_on_entry(target_el, spsr_value); // tells the PE model the new state
+    // Trace listeners hear of the exception while the PE model still holds the state it was
+    // taken from (a trace unit decides there whether it is traced: pmt_ete.h).
     if (tracing_)
         trace_exception(vector_type, ec, preferred_return, trace_from);
+    profiling_on_entry(target_el, spsr_value); // tells the PE model the new state
 }
 
 // A synchronous exception from the current state: to EL1, or EL2 when already there or when

@@ -63,6 +63,9 @@ inline enc mair(unsigned el)
 }
 constexpr enc hcr_el2{3, 4, 1, 1, 0};
 constexpr enc scr_el3{3, 6, 1, 1, 0};
+constexpr enc cpacr_el1{3, 0, 1, 0, 2};
+constexpr enc cptr_el2{3, 4, 1, 1, 2};
+constexpr enc cptr_el3{3, 6, 1, 1, 2};
 constexpr enc id_aa64mmfr0_el1{3, 0, 0, 7, 0};
 constexpr enc id_aa64dfr0_el1{3, 0, 0, 5, 0};
 constexpr enc id_aa64dfr1_el1{3, 0, 0, 5, 1};

@@ -20,10 +20,17 @@ bool is(const a64_sysreg_access &a, enc r)
     return a.op0 == r.op0 && a.op1 == r.op1 && a.crn == r.crn && a.crm == r.crm && a.op2 == r.op2;
 }
 
-// The ID_AA64DFR0_EL1 fields the PE model owns: PMUVer [11:8], PMSVer no, TraceFilt [43:40],
-// TraceBuffer [47:44], ExtTrcBuff [59:56], PMSS [51:48]; ID_AA64DFR1_EL1: the PMU's fields.
-constexpr uint64_t dfr0_model_fields =
-    (0xFull << 8) | (0xFull << 40) | (0xFull << 44) | (0xFull << 48) | (0xFull << 56);
+// The ID_AA64DFR0_EL1 fields the PE model owns: TraceVer [7:4], PMUVer [11:8], PMSVer no,
+// TraceFilt [43:40], TraceBuffer [47:44], ExtTrcBuff [59:56], PMSS [51:48]; ID_AA64DFR1_EL1: the
+// PMU's fields.
+constexpr uint64_t dfr0_model_fields = (0xFull << 4) | (0xFull << 8) | (0xFull << 40) |
+                                       (0xFull << 44) | (0xFull << 48) | (0xFull << 56);
+
+// The trace unit's System registers (D24.4): op0 0b10, op1 0b001.
+bool trace_unit_register(const a64_sysreg_access &a)
+{
+    return a.op0 == 2 && a.op1 == 1;
+}
 
 // PM, the PMU Exception Mask special-purpose register (MRS/MSR S3_0_C4_C3_1): PSTATE.PM at
 // bit [32], where SPSR_ELx holds it.
@@ -69,7 +76,9 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         value = config_.id_aa64dfr1;
         return a64_sysreg_action::done;
     }
-    if (a.op0 != 3) // SYS instructions (cache and TLB maintenance, ...): the engine's
+    // SYS instructions (cache and TLB maintenance, ...) and the debug registers: the engine's.
+    const bool trc = trace_unit_register(a);
+    if (a.op0 != 3 && !trc)
         return a64_sysreg_action::engine;
 
     pmt_sysreg enc = PMT_SYSREG(a.op0, a.op1, a.crn, a.crm, a.op2);
@@ -147,6 +156,8 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         r = a.read ? timer_->read(enc, el_, ts, value, t) : timer_->write(enc, el_, ts, value, t);
     } else {
         const sc_core::sc_time &t = qk_.get_local_time();
+        if (trc)
+            refresh_trap_controls(t); // CPACR_EL1, CPTR_ELx.TTA as they are now
         r = a.read ? sysreg->read_sysreg(enc, value, t) : sysreg->write_sysreg(enc, value, t);
     }
     switch (r) {

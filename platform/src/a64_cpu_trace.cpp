@@ -274,7 +274,7 @@ a64_trace_context a64_cpu::trace_context_now()
 {
     a64_trace_context c;
     c.el = current_el();
-    c.nonsecure = c.el != 3; // EL3 is Secure; the rest Non-secure (pe_state_for)
+    c.nonsecure = c.el != 3 && (scr_el3_value() & scr_ns); // as pe_state_for
     (void)engine_->sysreg(contextidr_el1.op0, contextidr_el1.op1, contextidr_el1.crn,
                           contextidr_el1.crm, contextidr_el1.op2, c.contextidr_el1);
     if (config_.have_el2) {

@@ -103,6 +103,12 @@ uint64_t generic_timer::physical_count(const sc_core::sc_time &t) const
     return count_at(t);
 }
 
+uint64_t generic_timer::timestamp(pmt_ete_timebase timebase, const sc_core::sc_time &at)
+{
+    const uint64_t physical = count_at(at);
+    return timebase == PMT_ETE_TIMEBASE_VIRTUAL ? physical - cntvoff_ : physical;
+}
+
 uint64_t generic_timer::count_at(const sc_core::sc_time &t) const
 {
     return static_cast<uint64_t>(static_cast<u128>(t.value()) * config_.frequency_hz /

@@ -30,6 +30,7 @@ cpu_pe_config cpu_pe_config_of(const pmtrace::pe_model_config &pe)
     c.trbe_exc = pe.core.trbe.feat_trbe && pe.core.trbe.feat_trbe_exc;
     c.ebep = pe.core.feat_ebep;
     c.sebep = pe.core.feat_sebep;
+    c.ete = pe.core.ete.feat_ete;
     return c;
 }
 } // namespace
@@ -123,6 +124,14 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
             return pmt_pmu_headroom(model->core(), event);
         });
         (void)a64->map_ram(virt::ram_base, config_.ram_size, ram.data());
+        if (config_.pe.core.ete.feat_ete) {
+            // The trace unit sees what the CPU executes; its timestamps are the counter's.
+            a64_cpu *cpu = a64.get();
+            trace_reports = std::make_unique<ete_reporter>(
+                pe, [cpu] { return cpu->local_time() - sc_core::sc_time_stamp(); });
+            a64->add_trace_listener(trace_reports.get());
+            pe.timestamps.bind(timer);
+        }
         if (config_.a64_trace_stand_in) {
             trace_unit = std::make_unique<trace_source>("trace_unit", config_.a64_trace);
             trace_unit->sink.bind(pe.trace_sink);

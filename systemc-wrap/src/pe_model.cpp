@@ -54,6 +54,8 @@ pe_model::pe_model(const sc_core::sc_module_name &name, const pe_model_config &c
     saved_.resize(pmt_pe_state_size(pe_));
     pmt_trbe_callbacks trbe_callbacks = make_trbe_callbacks(this);
     pmt_trbe_set_callbacks(pe_, &trbe_callbacks);
+    pmt_ete_callbacks ete_callbacks = make_ete_callbacks(this);
+    pmt_ete_set_callbacks(pe_, &ete_callbacks);
     unit_.resize(size_t{1} << config_.core.trbe.align);
     trace_tx_.set_extension(trace_ext_); // the payloads own the extensions
     dmi_tx_.set_extension(dmi_ext_);
@@ -79,6 +81,7 @@ pe_model::pe_model(const sc_core::sc_module_name &name, const pe_model_config &c
     reset_in.bind(*this);
     trace_sink.bind(*this);
     trbe.bind(*this);
+    ete.bind(*this);
 
     SC_HAS_PROCESS(pe_model);
     SC_METHOD(on_overflow_due);

@@ -13,11 +13,14 @@
 #ifndef PMTRACE_PMT_ETE_H
 #define PMTRACE_PMT_ETE_H
 
+#include "pmt_ete_packet.h"
 #include "pmt_types.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+typedef struct pmt_pe pmt_pe;
 
 /* What a write to a trace unit register does while the trace unit is not in the Idle state,
  * where D24.4 says "Writes are CONSTRAINED UNPREDICTABLE if the trace unit is not in the Idle
@@ -70,6 +73,96 @@ typedef struct pmt_ete_config {
     /* CONSTRAINED UNPREDICTABLE choices (docs/choices.md). */
     pmt_ete_busy_write busy_write; /* default PMT_ETE_BUSY_WRITE_APPLIES */
 } pmt_ete_config;
+
+/*
+ * Instruction trace: what the PE executed, as the CPU model reports it (docs/trace.md, "The trace
+ * unit driven by a CPU"). The trace unit filters it (TraceAllowed, TRCVICTLR, ViewInst), encodes
+ * it (pmt_ete_packet.h) and gives the bytes to the Trace Buffer Unit of the same pmt_pe
+ * (pmt_trbe_trace), which writes them through its callbacks.
+ *
+ * The reports form one stream in program order. Each is made while the PE state the model holds
+ * (pmt_pe_set_state) is the state its instructions executed in: an exception is reported before
+ * the CPU sets the state it is taken to, and an exception return's range before the state it
+ * returns to. Between two reports execution is sequential: a report says where execution goes
+ * on, and the next one starts there (a report that starts elsewhere is a discontinuity the trace
+ * states with an address).
+ */
+
+/* The P0 element that ends a range. */
+typedef enum pmt_ete_p0 {
+    PMT_ETE_P0_DIRECT = 0, /* a direct branch: B, BL, B.cond, BC.cond, CBZ, CBNZ, TBZ, TBNZ */
+    PMT_ETE_P0_INDIRECT,   /* an indirect branch (BR, BLR, RET and their PAC forms, ERET): its
+                              target is traced as an address */
+    PMT_ETE_P0_ISB,        /* ISB: executed; execution goes on at the next instruction */
+    PMT_ETE_P0_WFX         /* WFI, WFE, WFIT, WFET: a P0 element only with TRCIDR2.WFXMODE
+                              (pmt_ete_config.wfx_p0); else an instruction like any other */
+} pmt_ete_p0;
+
+/* Instructions start, start + 4, ..., last executed in order, the last one a P0 element. */
+typedef struct pmt_ete_range {
+    uint64_t start; /* the first instruction (4-byte aligned) */
+    uint64_t last;  /* the P0 instruction (start <= last, 4-byte aligned) */
+    pmt_ete_p0 kind;
+    /* The atom: true (E) for a branch taken and every P0 element that is not a conditional
+     * branch; false (N) for a conditional branch not taken. */
+    bool taken;
+    uint64_t next;  /* where execution continues (4-byte aligned) */
+    uint64_t count; /* the range ran count times in succession with this outcome, 1 or more (more
+                       only for a loop of one range: next == start) */
+} pmt_ete_range;
+
+/* The instructions of a range, then its P0 element. */
+pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *range);
+
+/* An exception taken from the current PE state, before the CPU sets the state it is taken to:
+ * the instructions [range_start, preferred_return) executed since the last report (none when
+ * equal; they end without a P0 element), then the exception with its preferred return address
+ * (ELR_ELx). The vector is where the next report starts, in the target state. */
+typedef struct pmt_ete_exception_taken {
+    pmt_ete_exception type; /* as the Exception packet encodes it (pmt_ete_packet.h) */
+    uint64_t range_start;
+    uint64_t preferred_return;
+} pmt_ete_exception_taken;
+
+pmt_status pmt_ete_report_exception(pmt_pe *pe, const pmt_ete_exception_taken *exception);
+
+/* CONTEXTIDR_EL1 and CONTEXTIDR_EL2 from the next instruction on: at the first report and after
+ * a write of either (the Context comparators compare them; TRCCONFIGR.CID and VMID trace them).
+ * The Exception level and Security state come from the PE state. */
+pmt_status pmt_ete_report_context_ids(pmt_pe *pe, uint32_t contextidr_el1, uint32_t contextidr_el2);
+
+/* The trace unit outputs all it holds (atoms not yet packed) to the Trace Buffer Unit: at the end
+ * of execution, or before software or a tool reads the buffer without disabling the unit. */
+pmt_status pmt_ete_flush(pmt_pe *pe);
+
+/* Where the trace unit's Timestamp elements come from (TraceTimeStamp(), J1.3.4.45). */
+typedef enum pmt_ete_timebase {
+    PMT_ETE_TIMEBASE_PHYSICAL = 0, /* the physical count (CNTPCT_EL0) */
+    PMT_ETE_TIMEBASE_VIRTUAL,      /* the virtual count (physical - CNTVOFF_EL2) */
+    PMT_ETE_TIMEBASE_CORESIGHT     /* the CoreSight time (self-hosted trace disabled) */
+} pmt_ete_timebase;
+
+typedef struct pmt_ete_callbacks {
+    void *user;
+    /* The Generic Timer's count now (at the instruction reported). NULL: the trace unit emits no
+     * Timestamp packets even with TRCCONFIGR.TS (and logs it once). */
+    uint64_t (*timestamp)(void *user, pmt_ete_timebase timebase);
+} pmt_ete_callbacks;
+
+/* Sets the trace unit's inputs (copied); NULL clears them. */
+pmt_status pmt_ete_set_callbacks(pmt_pe *pe, const pmt_ete_callbacks *callbacks);
+
+/* What the trace unit did, for tests and tools (not architectural state). */
+typedef struct pmt_ete_stats {
+    uint64_t ranges;          /* ranges reported */
+    uint64_t traced_p0;       /* P0 elements traced (atoms; a range's count included) */
+    uint64_t exceptions;      /* Exception packets */
+    uint64_t bytes;           /* trace bytes given to the Trace Buffer Unit */
+    uint64_t discontinuities; /* reports that did not start where the last one said */
+    uint64_t refused;         /* reports refused (bad arguments, trace unit not implemented) */
+} pmt_ete_stats;
+
+pmt_status pmt_ete_get_stats(const pmt_pe *pe, pmt_ete_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -102,6 +102,9 @@ typedef enum pmt_ete_exception {
     PMT_ETE_EXC_IMPDEF0 = 0x10 /* ... PMT_ETE_EXC_IMPDEF0 + 7 */
 } pmt_ete_exception;
 
+/* Whether ETE defines the exception type (the values above). */
+bool pmt_ete_pkt_exception_defined(pmt_ete_exception type);
+
 /* Where packets go: data[length..capacity) is free. */
 typedef struct pmt_ete_pkt_sink {
     uint8_t *data;
@@ -150,7 +153,8 @@ pmt_ete_pkt_status pmt_ete_pkt_atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *
 pmt_ete_pkt_status pmt_ete_pkt_address(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
                                        uint64_t target);
 /* An exception: Exception packet with its preferred return address, then the target context and
- * the vector address `target`. */
+ * the vector address `target`. With target PMT_ETE_PKT_NO_ADDRESS (the vector is not traced) the
+ * Exception packet ends the trace, as trace_off: trace_on resumes it. */
 pmt_ete_pkt_status pmt_ete_pkt_exception(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
                                          pmt_ete_exception type, uint64_t preferred_return,
                                          const pmt_ete_pkt_context *target_ctx, uint64_t target);

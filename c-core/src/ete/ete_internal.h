@@ -99,10 +99,9 @@ void ete_get_options(const pmt_pe *pe, ete_options *out);
 /* The PE's CONTEXTIDR_EL1 and CONTEXTIDR_EL2, which the Context comparators compare. */
 void ete_set_context(pmt_pe *pe, uint32_t contextidr_el1, uint32_t contextidr_el2);
 
-/* The drain hook: `drain` is asked when the trace unit becomes disabled (TRCPRGCTLR.EN cleared
- * or the OS Lock locked) to output and flush what the unit generated; it calls
- * ete_output_drained (also from inside drain). TRCSTATR.IDLE reads 0 until then. */
-void ete_set_drain_hook(pmt_pe *pe, void (*drain)(pmt_pe *pe, void *user), void *user);
-void ete_output_drained(pmt_pe *pe);
+/* --- ete_trace.c: instruction trace generation (pmt_ete_report_*), and its side of the enable
+ * and of the Trace Buffer Unit. --- */
+void ete_trace_enabled(pmt_pe *pe);  /* the unit became enabled: the stream is set up */
+void ete_trace_disabled(pmt_pe *pe); /* ... disabled: what it generated goes out */
 
 #endif

@@ -235,6 +235,11 @@ static bool bad_exception(unsigned type)
     }
 }
 
+bool pmt_ete_pkt_exception_defined(pmt_ete_exception type)
+{
+    return !bad_exception((unsigned)type);
+}
+
 pmt_ete_pkt_status pmt_ete_pkt_exception(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
                                          pmt_ete_exception type, uint64_t preferred_return,
                                          const pmt_ete_pkt_context *target_ctx, uint64_t target)
@@ -244,8 +249,9 @@ pmt_ete_pkt_status pmt_ete_pkt_exception(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_s
         return st;
     if (target_ctx == NULL)
         return PMT_ETE_PKT_NULL;
-    if (bad_exception((unsigned)type) || bad_address(preferred_return) || bad_address(target) ||
-        bad_context(target_ctx))
+    const bool has_target = target != PMT_ETE_PKT_NO_ADDRESS;
+    if (bad_exception((unsigned)type) || bad_address(preferred_return) ||
+        (has_target && bad_address(target)) || bad_context(target_ctx))
         return PMT_ETE_PKT_BAD_ARGUMENT;
     ete_call c;
     open_call(&c, enc, true);
@@ -256,6 +262,12 @@ pmt_ete_pkt_status pmt_ete_pkt_exception(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_s
     ete_put(&c.next, &c.s, (uint8_t)((((unsigned)type & 0x1Fu) << 1) | EXC_E0));
     ete_put_address(&c.next, &c.s, preferred_return);
     c.next.ctx = *target_ctx;
+    if (!has_target) {
+        /* The vector is not traced: trace stops after the exception (as trace_off). */
+        c.next.current = PMT_ETE_PKT_NO_ADDRESS;
+        c.next.on = false;
+        return commit(enc, &c, sink);
+    }
     ete_put_address(&c.next, &c.s, target);
     c.next.current = target;
     return finish(enc, &c, sink);

@@ -28,43 +28,10 @@ bool ete_enabled(const pmt_pe *pe)
 
 bool ete_idle(const pmt_pe *pe)
 {
-    return !ete_enabled(pe) && !pe->st.ete.draining;
+    return !ete_enabled(pe);
 }
 
 /* --- The enable state machine --- */
-
-static void drain_done(pmt_pe *pe)
-{
-    pe->st.ete.draining = false;
-}
-
-void ete_output_drained(pmt_pe *pe)
-{
-    if (pe && !ete_enabled(pe))
-        drain_done(pe);
-}
-
-void ete_set_drain_hook(pmt_pe *pe, void (*drain)(pmt_pe *pe, void *user), void *user)
-{
-    pe->ete_drain = drain;
-    pe->ete_drain_user = user;
-}
-
-/* The trace unit became disabled: it is not Idle until the trace it generated is output and
- * flushed; the glue's drain hook says when. */
-static void became_disabled(pmt_pe *pe)
-{
-    pe->st.ete.draining = true;
-    if (!pe->ete_drain) {
-        drain_done(pe);
-        return;
-    }
-    if (pe->ete_in_drain)
-        return;
-    pe->ete_in_drain = true;
-    pe->ete_drain(pe, pe->ete_drain_user);
-    pe->ete_in_drain = false;
-}
 
 void ete_update(pmt_pe *pe)
 {
@@ -72,10 +39,12 @@ void ete_update(pmt_pe *pe)
     if (now == pe->st.ete.enabled)
         return;
     pe->st.ete.enabled = now;
+    /* Disabled, the unit outputs the trace it generated before it is Idle (ete_trace.c): the
+     * output is synchronous here, so TRCSTATR.IDLE reads 1 once the write is done. */
     if (now)
-        pe->st.ete.draining = false;
+        ete_trace_enabled(pe);
     else
-        became_disabled(pe);
+        ete_trace_disabled(pe);
 }
 
 /* --- Existence and access --- */
@@ -257,7 +226,9 @@ void ete_reset(pmt_pe *pe)
     pe->st.ete.victlr = victlr_res1(pe);
     if (pe->cfg.ete.fixed_sync_period)
         pe->st.ete.syncpr = pe->cfg.ete.sync_period;
-    pe->ete_in_drain = false;
+    memset(&pe->st.etr, 0, sizeof pe->st.etr);
+    memset(&pe->ete_stats, 0, sizeof pe->ete_stats);
+    pe->ete_in_output = false;
 }
 
 /* --- Reads --- */

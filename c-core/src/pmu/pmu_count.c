@@ -173,7 +173,7 @@ void pmu_update(pmt_pe *pe)
  * count them; they go to the pmu_event output. */
 static void export_overflow_events(pmt_pe *pe, uint64_t ovf)
 {
-    if (!pe->cb.pmu_event)
+    if (!pe->cb.pmu_event && !pe->cfg.ete.feat_ete)
         return;
     uint64_t first = 0, second = 0;
     for (uint64_t m = ovf & pe->st.pmu.inten; m; m &= m - 1) {
@@ -181,9 +181,17 @@ static void export_overflow_events(pmt_pe *pe, uint64_t ovf)
         first += range == PMU_R1;
         second += range == PMU_R2;
     }
+    second = pe->cfg.have_el2 ? second : 0;
+    /* The trace unit's External Inputs (TRCEXTINSELR<n>) see them too. */
+    if (first)
+        ete_external_event(pe, PMT_EV_PMU_OVFS);
+    if (second)
+        ete_external_event(pe, PMT_EV_PMU_HOVFS);
+    if (!pe->cb.pmu_event)
+        return;
     if (first)
         pe->cb.pmu_event(pe->cb.user, PMT_EV_PMU_OVFS, first);
-    if (second && pe->cfg.have_el2)
+    if (second)
         pe->cb.pmu_event(pe->cb.user, PMT_EV_PMU_HOVFS, second);
 }
 

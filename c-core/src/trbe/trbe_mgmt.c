@@ -23,6 +23,7 @@ void trbe_event(pmt_pe *pe, uint16_t event)
         pmu_flush(pe);
         pmu_increment(pe, event, 1, -1);
     }
+    ete_external_event(pe, event);
     if (pe->trbe_cb.event)
         pe->trbe_cb.event(pe->trbe_cb.user, event);
 }
@@ -185,6 +186,11 @@ static void flush_complete(pmt_pe *pe)
 void trbe_request_flush(pmt_pe *pe, unsigned reason)
 {
     pe->st.trbe.flush |= (uint8_t)reason;
+    if (pe->cfg.ete.feat_ete) {
+        /* The trace unit of this PE is the model's own (ete_trace.c). */
+        ete_flush_request(pe);
+        return;
+    }
     if (!pe->trbe_cb.flush_request) {
         flush_complete(pe);
         return;

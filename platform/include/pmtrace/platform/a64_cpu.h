@@ -308,6 +308,8 @@ class a64_cpu : public sc_core::sc_module,
 
     unsigned current_el();
     pmt_pe_state pe_state_for(unsigned el);
+    void trap_controls(pmt_pe_state &s);
+    void refresh_trap_controls(const sc_core::sc_time &t);
 
     // The trace listeners' reports (a64_cpu_trace.cpp). Every call is behind `tracing_`.
     struct trace_block;

@@ -20,6 +20,7 @@ struct cpu_pe_config {
     bool trbe_exc = false;
     bool ebep = false;  // FEAT_EBEP: PSTATE.PM, the PMU Profiling exception
     bool sebep = false; // FEAT_SEBEP: PSTATE.PPEND, the synchronous PMU Profiling exception
+    bool ete = false;   // FEAT_ETE: the trace unit's System registers and their traps (TTA)
 };
 
 } // namespace pmtrace::platform

@@ -23,6 +23,7 @@
 #ifndef PMTRACE_PLATFORM_GENERIC_TIMER_H
 #define PMTRACE_PLATFORM_GENERIC_TIMER_H
 
+#include <pmtrace/systemc/ete_if.h>
 #include <pmtrace/systemc/log.h>
 #include <pmtrace/platform/generic_timer_regs.h>
 #include <pmtrace/platform/signal_if.h>
@@ -57,7 +58,7 @@ inline timer_pe_state timer_pe_state_of(const pmt_pe_state &s)
     return timer_pe_state{s.el2_enabled, s.hcr_e2h, s.hcr_tge};
 }
 
-class generic_timer : public sc_core::sc_module
+class generic_timer : public sc_core::sc_module, public pmtrace::ete_timestamp_if
 {
   public:
     level_out cntp_irq;  // EL1 physical timer (CNTP): GIC PPI INTID 30
@@ -77,6 +78,9 @@ class generic_timer : public sc_core::sc_module
     // The physical count at an absolute simulated time (for tools and the trace unit's
     // timestamps).
     uint64_t physical_count(const sc_core::sc_time &t) const;
+    // The trace unit's timestamps (ete_if.h): the physical count, or the virtual count
+    // (physical - CNTVOFF_EL2); the CoreSight time is the physical count.
+    uint64_t timestamp(pmt_ete_timebase timebase, const sc_core::sc_time &at) override;
 
     // The absolute simulated time of the next scheduled change of an interrupt line (or of a
     // write's effect); sc_max_time() when none is scheduled. A decoupled CPU runs no further

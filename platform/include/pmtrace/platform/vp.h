@@ -17,6 +17,7 @@
 #define PMTRACE_PLATFORM_VP_H
 
 #include <pmtrace/platform/a64_cpu.h>
+#include <pmtrace/platform/ete_reporter.h>
 #include <pmtrace/platform/cpu.h>
 #include <pmtrace/platform/cti.h>
 #include <pmtrace/platform/gic.h>
@@ -96,7 +97,9 @@ class vp : public sc_core::sc_module
     cpu cpu0; // the host-driven CPU (idle when the AArch64 CPU runs the software)
     std::unique_ptr<a64_cpu> a64;             // the AArch64 CPU, with vp_cpu::a64
     std::unique_ptr<trace_source> trace_unit; // with a64_trace_stand_in
-    generic_timer timer;                      // CNT*: PPIs 30 (CNTP), 27 (CNTV), 26 (CNTHP)
+    // With vp_cpu::a64 and pe.core.ete.feat_ete: the CPU's reports to the PE model's trace unit.
+    std::unique_ptr<ete_reporter> trace_reports;
+    generic_timer timer; // CNT*: PPIs 30 (CNTP), 27 (CNTV), 26 (CNTHP)
 
     vp(const sc_core::sc_module_name &name, const vp_config &config = vp_config());
 

@@ -12,6 +12,7 @@
 #include <pmtrace/systemc/access_extension.h>
 #include <pmtrace/systemc/cpu_if.h>
 #include <pmtrace/systemc/cycle_clock.h>
+#include <pmtrace/systemc/ete_if.h>
 #include <pmtrace/systemc/log.h>
 #include <pmtrace/systemc/outputs.h>
 #include <pmtrace/systemc/trbe_if.h>
@@ -73,7 +74,8 @@ class pe_model : public sc_core::sc_module,
                  public spe_state_if,
                  public reset_if,
                  public trace_sink_if,
-                 public trbe_cpu_if
+                 public trbe_cpu_if,
+                 public ete_report_if
 {
   public:
     using frame_socket = tlm_utils::simple_target_socket_tagged_optional<pe_model>;
@@ -115,6 +117,11 @@ class pe_model : public sc_core::sc_module,
     // CPU calls for the Trace Buffer Unit (TSB CSYNC, ...).
     sc_core::sc_export<trace_sink_if> trace_sink;
     sc_core::sc_export<trbe_cpu_if> trbe;
+    // The trace unit (core.ete.feat_ete): what the CPU reports of the code it executes; the
+    // unit's trace goes to the Trace Buffer Unit inside the model. timestamps: the Generic
+    // Timer's count (unbound: no Timestamp packets, ete_if.h).
+    sc_core::sc_export<ete_report_if> ete;
+    optional_port<ete_timestamp_if> timestamps;
 
     // Outputs; each may stay unbound.
     level_output pmuirq;                       // PMUIRQ (D13.3.1), level-sensitive
@@ -181,6 +188,13 @@ class pe_model : public sc_core::sc_module,
     pmt_status external_abort(unsigned stage, const sc_core::sc_time &offset) override;
     pmt_status impdef_event(uint16_t mss, uint32_t mss2, const sc_core::sc_time &offset) override;
     pmt_trbe_status trbe_status() const override;
+    // ete_report_if
+    pmt_status report_range(const pmt_ete_range &range, const sc_core::sc_time &offset) override;
+    pmt_status report_exception(const pmt_ete_exception_taken &exception,
+                                const sc_core::sc_time &offset) override;
+    pmt_status report_context_ids(uint32_t contextidr_el1, uint32_t contextidr_el2,
+                                  const sc_core::sc_time &offset) override;
+    pmt_status flush_trace(const sc_core::sc_time &offset) override;
 
     // Traces the output lines (their views) and the PMU exception's target EL into a VCD.
     void trace(sc_core::sc_trace_file *file) const override;
@@ -258,6 +272,9 @@ class pe_model : public sc_core::sc_module,
     // Core callbacks (pe_model_callbacks.cpp).
     static pmt_pe_callbacks make_callbacks(pe_model *self);
     static pmt_trbe_callbacks make_trbe_callbacks(pe_model *self);
+    static pmt_ete_callbacks make_ete_callbacks(pe_model *self);
+    // A report to the trace unit: at sc_time_stamp() + offset, like the trace sink's calls.
+    template <typename Call> pmt_status ete_call(const sc_core::sc_time &offset, Call call);
     void core_log(const char *message);
     void log_sysreg(pmt_sysreg encoding, uint64_t value, bool write) const;
 

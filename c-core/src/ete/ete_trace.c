@@ -1,0 +1,502 @@
+/*
+ * ete_trace.c - the trace unit's instruction trace: the CPU's reports of what the PE executed
+ * (pmt_ete_report_*) filtered (ete_filter.c), encoded (pmt_ete_packet.h) and given to the Trace
+ * Buffer Unit of the same PE (pmt_trbe_trace). Also the unit's side of the Trace Buffer Unit's
+ * flush (RXRRWP: the trace unit outputs what it holds, then the flush completes), the output when
+ * the unit is disabled (TRCSTATR.IDLE), Timestamp elements (TRCCONFIGR.TS, TRCTSCTLR), and the
+ * ETEEvents (TRCEVENTCTL0R): Event elements (TRCEVENTCTL1R.INSTEN) and, for ETEEvent 0, the
+ * Detected Trigger of the Trace Buffer Unit.
+ *
+ * The encoder's state is in pe->st.etr (saved with the rest); the bytes of one report gather in
+ * a sink on the stack and go to the Trace Buffer Unit, which accepts everything (it never applies
+ * back-pressure: pmt_trbe.h), when the sink is nearly full and at the end of the report.
+ */
+#include "ete_internal.h"
+
+#define NO_ADDRESS PMT_ETE_PKT_NO_ADDRESS
+
+/* The bytes one report produces, before they go to the Trace Buffer Unit. */
+typedef struct ete_out {
+    pmt_pe *pe;
+    pmt_ete_pkt_sink sink;
+    uint8_t buf[2048];
+} ete_out;
+
+static void out_open(ete_out *o, pmt_pe *pe)
+{
+    o->pe = pe;
+    o->sink.data = o->buf;
+    o->sink.capacity = sizeof o->buf;
+    o->sink.length = 0;
+}
+
+static void complete_requested_flush(pmt_pe *pe);
+static void external_events(struct ete_out *o, unsigned extin);
+
+/* The gathered bytes go to the Trace Buffer Unit. A flush it requests meanwhile (a Trigger Event
+ * in Stop or IRQ on trigger mode) completes once these bytes are in (RRWJNN). */
+static void out_push(ete_out *o)
+{
+    pmt_pe *pe = o->pe;
+    if (o->sink.length) {
+        pe->ete_in_output = true;
+        if (pe->cfg.trbe.feat_trbe)
+            (void)pmt_trbe_trace(pe, o->sink.data, o->sink.length, NULL);
+        pe->ete_in_output = false;
+        pe->ete_stats.bytes += o->sink.length;
+        o->sink.length = 0;
+    }
+    if (pe->st.etr.flush_requested)
+        complete_requested_flush(pe);
+    if (pe->st.etr.pending_extin) {
+        unsigned extin = pe->st.etr.pending_extin;
+        pe->st.etr.pending_extin = 0;
+        external_events(o, extin);
+    }
+}
+
+/* Room for the longest call (the encoder appends whole packets or nothing). */
+static pmt_ete_pkt_sink *room(ete_out *o)
+{
+    if (o->sink.capacity - o->sink.length < PMT_ETE_PKT_MAX_CALL_BYTES)
+        out_push(o);
+    return &o->sink;
+}
+
+/* --- The PE context as the trace states it --- */
+
+static void context_now(const pmt_pe *pe, pmt_ete_pkt_context *c)
+{
+    const pmt_pe_state *s = &pe->st.pe;
+    memset(c, 0, sizeof *c);
+    c->el = s->el;
+    switch (s->ss) {
+    case PMT_SS_SECURE: c->security = PMT_ETE_SECURE; break;
+    case PMT_SS_REALM: c->security = PMT_ETE_REALM; break;
+    case PMT_SS_ROOT: c->security = PMT_ETE_ROOT; break;
+    default: c->security = PMT_ETE_NON_SECURE; break;
+    }
+    c->aarch64 = !(s->aarch32_els >> s->el & 1u);
+    c->contextidr_el1 = pe->st.ete.contextidr_el1;
+    c->contextidr_el2 = pe->st.ete.contextidr_el2;
+}
+
+static bool same_context(const pmt_ete_pkt_context *a, const pmt_ete_pkt_context *b)
+{
+    return a->el == b->el && a->security == b->security && a->aarch64 == b->aarch64 &&
+           a->contextidr_el1 == b->contextidr_el1 && a->contextidr_el2 == b->contextidr_el2;
+}
+
+/* --- Set-up when the unit is enabled --- */
+
+/* The stream's configuration from the trace unit's registers, as they are when the unit is
+ * enabled (they may not change while it is: D24.4, "Writes are CONSTRAINED UNPREDICTABLE if the
+ * trace unit is not in the Idle state"). */
+static void configure(pmt_pe *pe)
+{
+    struct pmt_ete_trace *t = &pe->st.etr;
+    const uint64_t cfgr = pe->st.ete.configr;
+    ete_options o;
+    ete_get_options(pe, &o);
+    pmt_ete_pkt_config c;
+    memset(&c, 0, sizeof c);
+    c.cid = PMT_GET(TRCCONFIGR, CID, cfgr);
+    /* TraceContextIDR2() without the TraceAllowed term, which holds wherever trace is generated:
+     * CONTEXTIDR_EL2 is the Virtual context identifier (TRCCONFIGR.VMIDOPT is RES1). */
+    c.vmid = PMT_GET(TRCCONFIGR, VMID, cfgr) && pe->cfg.have_el2 &&
+             (!trbe_self_hosted(pe) || PMT_GET(TRFCR_EL2, CX, pe->st.trbe.trfcr_el2));
+    c.vmidopt = c.vmid;
+    c.ts = PMT_GET(TRCCONFIGR, TS, cfgr) && pe->cfg.ete.timestamps;
+    c.cci = PMT_GET(TRCCONFIGR, CCI, cfgr) && pe->cfg.ete.cycle_counting;
+    c.cc_threshold = c.cci ? o.cc_threshold : 0;
+    c.cc_size_bits = 12 + pe->cfg.ete.cc_size;
+    c.sync_period = o.sync_period_log2 ? UINT32_C(1) << o.sync_period_log2 : 0;
+    if (pmt_ete_pkt_init(&t->enc, &c) != PMT_ETE_PKT_OK) {
+        /* Not reached: the registers hold only values the encoder takes (RS is RES0 without
+         * TRCIDR0.RETSTACK, which the config refuses). */
+        pe_log(pe, "ETE: the trace unit's configuration cannot be encoded; no trace generated");
+        t->configured = false;
+        return;
+    }
+    t->configured = true;
+    t->expected = t->address_due = NO_ADDRESS;
+    t->exc_pending = t->exc_traced = false;
+    t->trigger_seen = t->flush_requested = false;
+    t->ts_syncs = t->enc.syncs;
+}
+
+/* --- Timestamps and events --- */
+
+static pmt_ete_timebase timebase(ete_timestamp_source s)
+{
+    switch (s) {
+    case ETE_TS_VIRTUAL: return PMT_ETE_TIMEBASE_VIRTUAL;
+    case ETE_TS_CORESIGHT: return PMT_ETE_TIMEBASE_CORESIGHT;
+    default: return PMT_ETE_TIMEBASE_PHYSICAL;
+    }
+}
+
+static void timestamp(ete_out *o)
+{
+    pmt_pe *pe = o->pe;
+    struct pmt_ete_trace *t = &pe->st.etr;
+    t->ts_syncs = t->enc.syncs;
+    if (!t->enc.config.ts || !t->enc.on)
+        return;
+    if (!pe->ete_cb.timestamp) {
+        if (!pe->ete_ts_warned)
+            pe_log(pe, "ETE: TRCCONFIGR.TS is set but no timestamp source is connected "
+                       "(pmt_ete_set_callbacks): no Timestamp packets");
+        pe->ete_ts_warned = true;
+        return;
+    }
+    ete_options opt;
+    ete_get_options(pe, &opt);
+    uint64_t value = pe->ete_cb.timestamp(pe->ete_cb.user, timebase(opt.timestamp));
+    (void)pmt_ete_pkt_timestamp(&t->enc, room(o), value, false, 0);
+}
+
+/* A Timestamp follows every synchronization of the stream (Trace Info). */
+static void after_call(ete_out *o)
+{
+    if (o->pe->st.etr.enc.syncs != o->pe->st.etr.ts_syncs)
+        timestamp(o);
+}
+
+/* The ETEEvents at the instruction at addr (with the External Inputs `extin` active): Event
+ * elements for those TRCEVENTCTL1R.INSTEN enables, the Detected Trigger for ETEEvent 0 (the
+ * model's reading, docs/trace.md), and a Timestamp when TRCTSCTLR's event occurs. */
+static void events(ete_out *o, uint64_t addr, unsigned extin)
+{
+    pmt_pe *pe = o->pe;
+    struct pmt_ete_trace *t = &pe->st.etr;
+    const uint64_t ctl0 = pe->st.ete.eventctl0r;
+    if (ctl0 && pe->cfg.ete.num_rs_pairs) {
+        unsigned occurred = 0;
+        for (unsigned n = 0; n < 4; n++)
+            if (ete_resource_event(pe, (unsigned)(ctl0 >> (8 * n)) & 0xFFu, addr, extin))
+                occurred |= 1u << n;
+        unsigned traced =
+            occurred & (unsigned)PMT_GET(TRCEVENTCTL1R, INSTEN, pe->st.ete.eventctl1r);
+        if (traced && t->enc.on)
+            (void)pmt_ete_pkt_event(&t->enc, room(o), traced);
+        if ((occurred & 1u) && !t->trigger_seen) {
+            t->trigger_seen = true;
+            out_push(o); /* the trace before the trigger goes first */
+            if (pe->cfg.trbe.feat_trbe)
+                (void)pmt_trbe_detected_trigger(pe);
+        }
+    }
+    if (t->enc.config.ts && pe->st.ete.tsctlr && t->enc.on &&
+        ete_resource_event(pe, (unsigned)pe->st.ete.tsctlr, addr, extin))
+        timestamp(o);
+}
+
+/* --- Trace on, off, exceptions --- */
+
+static void trace_off(ete_out *o)
+{
+    struct pmt_ete_trace *t = &o->pe->st.etr;
+    if (t->enc.on)
+        (void)pmt_ete_pkt_trace_off(&t->enc, room(o));
+    t->address_due = NO_ADDRESS;
+}
+
+/* Trace is on, and the next instruction it states is the one at addr. */
+static void trace_at(ete_out *o, uint64_t addr)
+{
+    pmt_pe *pe = o->pe;
+    struct pmt_ete_trace *t = &pe->st.etr;
+    pmt_ete_pkt_context ctx;
+    context_now(pe, &ctx);
+    if (!t->enc.on) {
+        (void)pmt_ete_pkt_trace_on(&t->enc, room(o), &ctx, addr);
+        after_call(o);
+        t->address_due = NO_ADDRESS;
+        return;
+    }
+    if (!same_context(&ctx, &t->enc.ctx))
+        (void)pmt_ete_pkt_context_change(&t->enc, room(o), &ctx);
+    if (t->address_due != NO_ADDRESS || t->enc.current != addr) {
+        (void)pmt_ete_pkt_address(&t->enc, room(o), addr);
+        after_call(o);
+    }
+    t->address_due = NO_ADDRESS;
+}
+
+/* The exception reported last, now that the state it was taken to is the PE's: its vector, the
+ * instruction at `vector`, is traced or not. */
+static void resolve_exception(ete_out *o, bool vector_traced, uint64_t vector)
+{
+    pmt_pe *pe = o->pe;
+    struct pmt_ete_trace *t = &pe->st.etr;
+    t->exc_pending = false;
+    if (!t->exc_traced || !t->enc.on)
+        return;
+    pmt_ete_pkt_context ctx;
+    context_now(pe, &ctx);
+    (void)pmt_ete_pkt_exception(&t->enc, room(o), (pmt_ete_exception)t->exc_type, t->exc_return,
+                                &ctx, vector_traced ? vector : NO_ADDRESS);
+    after_call(o);
+    t->address_due = NO_ADDRESS;
+    pe->ete_stats.exceptions++;
+}
+
+/* --- Instructions --- */
+
+/* The P0 element ending a traced run: `count` atoms. */
+static void p0_element(ete_out *o, const pmt_ete_range *r)
+{
+    pmt_pe *pe = o->pe;
+    struct pmt_ete_trace *t = &pe->st.etr;
+    if (r->kind == PMT_ETE_P0_WFX && !pe->cfg.ete.wfx_p0)
+        return;
+    for (uint64_t n = 0; n < r->count; n++) {
+        (void)pmt_ete_pkt_atom(&t->enc, room(o), r->taken, r->next);
+        after_call(o);
+    }
+    pe->ete_stats.traced_p0 += r->count;
+    /* An indirect branch's target is traced; with branch broadcasting (TRCCONFIGR.BB, TRCBBCTLR)
+     * a direct branch's too. */
+    if (r->taken && (r->kind == PMT_ETE_P0_INDIRECT ||
+                     (r->kind == PMT_ETE_P0_DIRECT && ete_branch_broadcast(pe, r->last))))
+        t->address_due = r->next;
+    events(o, r->last, 0);
+}
+
+/* Instructions [start, last] executed at the current PE state, ended by the P0 element of `r`
+ * (NULL: they end without one, before an exception). Each run of instructions with one ViewInst
+ * answer is traced or not as a whole. */
+static void instructions(ete_out *o, uint64_t start, uint64_t last, const pmt_ete_range *r)
+{
+    pmt_pe *pe = o->pe;
+    struct pmt_ete_trace *t = &pe->st.etr;
+    uint64_t a = start;
+    for (;;) {
+        uint64_t run_last = last;
+        const bool traced = t->configured && ete_viewinst_run(pe, a, last, &run_last);
+        if (t->exc_pending)
+            resolve_exception(o, traced, a);
+        if (traced) {
+            trace_at(o, a);
+            if (run_last == last && r)
+                p0_element(o, r);
+        } else {
+            trace_off(o);
+        }
+        if (run_last >= last)
+            return;
+        a = run_last + 4;
+    }
+}
+
+/* --- Reports --- */
+
+static bool aligned(uint64_t a)
+{
+    return (a & 3u) == 0;
+}
+
+static pmt_status refuse(pmt_pe *pe, pmt_status st, const char *what)
+{
+    pe->ete_stats.refused++;
+    pe_log(pe, "ETE: %s", what);
+    return st;
+}
+
+static pmt_status check_pe(pmt_pe *pe)
+{
+    if (!pe)
+        return PMT_ERR_NULL;
+    if (!pe->cfg.ete.feat_ete)
+        return refuse(pe, PMT_ERR_NOT_IMPLEMENTED, "a report to a PE without FEAT_ETE");
+    return PMT_OK;
+}
+
+static void note_start(pmt_pe *pe, uint64_t start)
+{
+    struct pmt_ete_trace *t = &pe->st.etr;
+    if (t->expected != NO_ADDRESS && t->expected != start)
+        pe->ete_stats.discontinuities++;
+}
+
+pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *r)
+{
+    pmt_status st = check_pe(pe);
+    if (st != PMT_OK)
+        return st;
+    if (!r)
+        return PMT_ERR_NULL;
+    if (!aligned(r->start) || !aligned(r->last) || !aligned(r->next) || r->last < r->start ||
+        r->count == 0 || (r->count > 1 && r->next != r->start) ||
+        (unsigned)r->kind > PMT_ETE_P0_WFX)
+        return refuse(pe, PMT_ERR_ARG,
+                      "pmt_ete_report_range: unaligned addresses, last before start, count 0, a "
+                      "repeated range that does not loop, or an unknown P0 kind");
+    struct pmt_ete_trace *t = &pe->st.etr;
+    pe->ete_stats.ranges++;
+    note_start(pe, r->start);
+    ete_out o;
+    out_open(&o, pe);
+    if (r->count > 1 && pe->st.ete.vissctlr) {
+        /* Start and stop points may change the answer from one run of the loop to the next. */
+        pmt_ete_range once = *r;
+        once.count = 1;
+        for (uint64_t n = 0; n < r->count; n++)
+            instructions(&o, r->start, r->last, &once);
+    } else {
+        instructions(&o, r->start, r->last, r);
+    }
+    t->expected = r->next;
+    out_push(&o);
+    return PMT_OK;
+}
+
+pmt_status pmt_ete_report_exception(pmt_pe *pe, const pmt_ete_exception_taken *e)
+{
+    pmt_status st = check_pe(pe);
+    if (st != PMT_OK)
+        return st;
+    if (!e)
+        return PMT_ERR_NULL;
+    if (!aligned(e->range_start) || !aligned(e->preferred_return) ||
+        e->preferred_return < e->range_start || !pmt_ete_pkt_exception_defined(e->type))
+        return refuse(pe, PMT_ERR_ARG,
+                      "pmt_ete_report_exception: unaligned addresses, a preferred return address "
+                      "below the range's start, or an exception type ETE does not define");
+    struct pmt_ete_trace *t = &pe->st.etr;
+    note_start(pe, e->range_start);
+    ete_out o;
+    out_open(&o, pe);
+    if (e->range_start < e->preferred_return) {
+        instructions(&o, e->range_start, e->preferred_return - 4, NULL);
+    } else if (t->exc_pending) {
+        /* Taken at the vector of the last one, before any instruction there. */
+        resolve_exception(&o, t->configured && ete_active(pe) && ete_exlevel_traced(pe),
+                          e->range_start);
+    }
+    t->exc_pending = true;
+    t->exc_traced = t->enc.on && ete_active(pe) && ete_exlevel_traced(pe);
+    t->exc_type = (uint8_t)e->type;
+    t->exc_return = e->preferred_return;
+    t->expected = NO_ADDRESS; /* the vector */
+    out_push(&o);
+    return PMT_OK;
+}
+
+pmt_status pmt_ete_report_context_ids(pmt_pe *pe, uint32_t contextidr_el1, uint32_t contextidr_el2)
+{
+    pmt_status st = check_pe(pe);
+    if (st != PMT_OK)
+        return st;
+    ete_set_context(pe, contextidr_el1, contextidr_el2);
+    return PMT_OK;
+}
+
+/* Everything the unit holds goes out: the pending atoms. */
+static void flush_encoder(ete_out *o)
+{
+    struct pmt_ete_trace *t = &o->pe->st.etr;
+    if (t->configured && pmt_ete_pkt_pending_bytes(&t->enc))
+        (void)pmt_ete_pkt_flush(&t->enc, room(o));
+}
+
+pmt_status pmt_ete_flush(pmt_pe *pe)
+{
+    pmt_status st = check_pe(pe);
+    if (st != PMT_OK)
+        return st;
+    ete_out o;
+    out_open(&o, pe);
+    flush_encoder(&o);
+    out_push(&o);
+    return PMT_OK;
+}
+
+pmt_status pmt_ete_set_callbacks(pmt_pe *pe, const pmt_ete_callbacks *cb)
+{
+    if (!pe)
+        return PMT_ERR_NULL;
+    if (cb)
+        pe->ete_cb = *cb;
+    else
+        memset(&pe->ete_cb, 0, sizeof pe->ete_cb);
+    pe->ete_ts_warned = false;
+    return PMT_OK;
+}
+
+pmt_status pmt_ete_get_stats(const pmt_pe *pe, pmt_ete_stats *stats)
+{
+    if (!pe || !stats)
+        return PMT_ERR_NULL;
+    *stats = pe->ete_stats;
+    return PMT_OK;
+}
+
+/* --- The unit's side of the Trace Buffer Unit and of the enable --- */
+
+/* The Trace Buffer Unit requests a flush (RXRRWP): the unit outputs what it holds and the flush
+ * completes. Requested while the unit gives it bytes, the flush completes after those. */
+void ete_flush_request(pmt_pe *pe)
+{
+    pe->st.etr.flush_requested = true;
+    if (!pe->ete_in_output)
+        complete_requested_flush(pe);
+}
+
+static void complete_requested_flush(pmt_pe *pe)
+{
+    pe->st.etr.flush_requested = false;
+    ete_out o;
+    out_open(&o, pe);
+    flush_encoder(&o);
+    out_push(&o);
+    (void)pmt_trbe_flush_complete(pe);
+}
+
+void ete_trace_enabled(pmt_pe *pe)
+{
+    configure(pe);
+}
+
+/* The unit became disabled: the trace it generated goes out (an exception whose vector it did
+ * not see ends the trace), and the unit is Idle. */
+void ete_trace_disabled(pmt_pe *pe)
+{
+    struct pmt_ete_trace *t = &pe->st.etr;
+    if (!t->configured)
+        return;
+    ete_out o;
+    out_open(&o, pe);
+    if (t->exc_pending)
+        resolve_exception(&o, false, 0);
+    trace_off(&o);
+    flush_encoder(&o);
+    out_push(&o);
+    t->configured = false;
+}
+
+/* PMU_OVFS and the Trace Buffer Unit's events reach the unit as External Inputs
+ * (TRCEXTINSELR<n>); they are events at the next instruction. */
+static void external_events(ete_out *o, unsigned extin)
+{
+    const uint64_t next = o->pe->st.etr.expected;
+    events(o, next == NO_ADDRESS ? 0 : next, extin);
+}
+
+void ete_external_event(pmt_pe *pe, uint16_t event)
+{
+    if (!pe->cfg.ete.feat_ete || !pe->st.etr.configured || !ete_active(pe))
+        return;
+    unsigned extin = ete_extin_selected(pe, event);
+    if (!extin)
+        return;
+    if (pe->ete_in_output) { /* a Trace Buffer Unit event while it takes the unit's bytes */
+        pe->st.etr.pending_extin |= (uint8_t)extin;
+        return;
+    }
+    ete_out o;
+    out_open(&o, pe);
+    external_events(&o, extin);
+    out_push(&o);
+}

@@ -1,0 +1,41 @@
+// ete_if.h - the interfaces around the trace unit of a pe_model (FEAT_ETE, pmt_ete.h): what a CPU
+// model reports of the code it executes (ete_report_if), and where the trace unit's timestamps
+// come from (ete_timestamp_if, the Generic Timer). docs/systemc.md shows the wiring.
+#ifndef PMTRACE_SYSTEMC_ETE_IF_H
+#define PMTRACE_SYSTEMC_ETE_IF_H
+
+#include <pmtrace/pmt_ete.h>
+
+#include <cstdint>
+#include <systemc>
+
+namespace pmtrace
+{
+
+// The core's pmt_ete_report_* and pmt_ete_flush, at sc_time_stamp() + offset (a temporally
+// decoupled CPU passes its local time offset). The reports come in program order, each while
+// the PE state the model holds is that of its instructions (pmt_ete.h says how exceptions and
+// exception returns are ordered with the state changes).
+class ete_report_if : public virtual sc_core::sc_interface
+{
+  public:
+    virtual pmt_status report_range(const pmt_ete_range &range, const sc_core::sc_time &offset) = 0;
+    virtual pmt_status report_exception(const pmt_ete_exception_taken &exception,
+                                        const sc_core::sc_time &offset) = 0;
+    virtual pmt_status report_context_ids(uint32_t contextidr_el1, uint32_t contextidr_el2,
+                                          const sc_core::sc_time &offset) = 0;
+    // The trace unit outputs what it holds (the end of execution, or before a tool reads the
+    // buffer).
+    virtual pmt_status flush_trace(const sc_core::sc_time &offset) = 0;
+};
+
+// The count the trace unit's Timestamp elements carry at absolute simulated time `at`.
+class ete_timestamp_if : public virtual sc_core::sc_interface
+{
+  public:
+    virtual uint64_t timestamp(pmt_ete_timebase timebase, const sc_core::sc_time &at) = 0;
+};
+
+} // namespace pmtrace
+
+#endif

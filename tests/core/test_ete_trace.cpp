@@ -1,0 +1,316 @@
+// The trace unit's instruction trace (pmt_ete_report_*): reports of what a PE executed go through
+// the trace unit's filters and encoder into the Trace Buffer Unit of the same PE, which writes
+// them to (fake) memory; OpenCSD's ETE decoder turns the buffer back into instructions, which
+// must be exactly those reported as traced. Only the public C API is used.
+#include "ete_decode.h"
+#include "trbe_fixture.h"
+
+using namespace ete_test;
+
+namespace
+{
+
+constexpr uint64_t LOOP = 0x40001000; // nop; nop; b.ne LOOP  (three instructions)
+constexpr uint64_t CALL = 0x4000100C; // b FUNC
+constexpr uint64_t FUNC = 0x40002000; // nop; br x0 -> BACK
+constexpr uint64_t BACK = 0x40003000; // nop; svc #0
+constexpr uint64_t VEC = 0x40004000;  // nop; eret -> BACK + 8
+constexpr uint64_t AFTER = BACK + 8;  // nop; b AFTER (itself)
+
+class EteTrace : public TrbeTest
+{
+  protected:
+    image img;
+    uint64_t ts_value = 0x1234;
+
+    void SetUp() override
+    {
+        img.word(LOOP, a64_nop);
+        img.word(LOOP + 4, a64_nop);
+        img.word(LOOP + 8, a64_b_ne(LOOP + 8, LOOP));
+        img.word(CALL, a64_b(CALL, FUNC));
+        img.word(FUNC, a64_nop);
+        img.word(FUNC + 4, a64_br_x0);
+        img.word(BACK, a64_nop);
+        img.word(BACK + 4, a64_svc0);
+        img.word(AFTER, a64_nop);
+        img.word(AFTER + 4, a64_b(AFTER + 4, AFTER));
+        img.word(VEC, a64_nop);
+        img.word(VEC + 4, a64_eret);
+    }
+
+    // FEAT_ETE and FEAT_TRBE; the buffer in Fill mode; trace allowed at EL0..EL2 (TRFCR); the
+    // trace unit programmed as Linux's etm4x does for perf (TRCCONFIGR, TRCVICTLR) and enabled.
+    void start(uint64_t configr = 0, uint64_t victlr = 0x201, bool enable = true)
+    {
+        cfg.ete.feat_ete = true;
+        make_trbe();
+        pmt_ete_callbacks cb{};
+        cb.user = this;
+        cb.timestamp = [](void *u, pmt_ete_timebase) {
+            return static_cast<EteTrace *>(u)->ts_value;
+        };
+        ASSERT_EQ(pmt_ete_set_callbacks(pe, &cb), PMT_OK);
+        wr_el(2, PMT_REG_TRFCR_EL2, PMT_MASK(TRFCR_EL2, E0HTRE) | PMT_MASK(TRFCR_EL2, E2TRE));
+        wr(PMT_REG_TRFCR_EL1, PMT_MASK(TRFCR_EL1, E0TRE) | PMT_MASK(TRFCR_EL1, E1TRE));
+        program_fill();
+        wr(PMT_REG_TRCCONFIGR, configr);
+        wr(PMT_REG_TRCTRACEIDR, 0x10);
+        wr(PMT_REG_TRCVICTLR, victlr);
+        if (enable)
+            wr(PMT_REG_TRCPRGCTLR, 1);
+    }
+
+    void range(uint64_t start, uint64_t last, pmt_ete_p0 kind, bool taken, uint64_t next,
+               uint64_t count = 1)
+    {
+        const pmt_ete_range r{start, last, kind, taken, next, count};
+        ASSERT_EQ(pmt_ete_report_range(pe, &r), PMT_OK);
+    }
+    void exception(pmt_ete_exception type, uint64_t range_start, uint64_t preferred_return)
+    {
+        const pmt_ete_exception_taken e{type, range_start, preferred_return};
+        ASSERT_EQ(pmt_ete_report_exception(pe, &e), PMT_OK);
+    }
+
+    // The program run: the loop three times (taken, taken, not taken), the call, the indirect
+    // branch, the SVC to EL1's vector and its ERET back to EL0 (run at EL0 until the SVC).
+    void run_program()
+    {
+        range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 2);
+        range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, false, CALL);
+        range(CALL, CALL, PMT_ETE_P0_DIRECT, true, FUNC);
+        range(FUNC, FUNC + 4, PMT_ETE_P0_INDIRECT, true, BACK);
+        exception(PMT_ETE_EXC_CALL, BACK, BACK + 8); // the SVC executed
+        go(1);
+        range(VEC, VEC + 4, PMT_ETE_P0_INDIRECT, true, AFTER); // ERET
+        go(0);
+        range(AFTER, AFTER + 4, PMT_ETE_P0_DIRECT, true, AFTER);
+    }
+
+    // Disables the trace unit (its trace goes out), then TSB CSYNC: the bytes in memory.
+    std::vector<uint8_t> captured()
+    {
+        wr_el(1, PMT_REG_TRCPRGCTLR, 0);
+        EXPECT_EQ(pmt_trbe_tsb_csync(pe), PMT_OK);
+        const uint64_t p = ptr();
+        return std::vector<uint8_t>(ram.begin() + (BASE - RAM), ram.begin() + (p - RAM));
+    }
+
+    decoded decode_capture(const pmt_ete_pkt_config &c = {}) { return decode(captured(), img, c); }
+};
+
+std::vector<element> ranges(const decoded &d)
+{
+    return d.of(kind::range);
+}
+
+void expect_ranges(const decoded &d, const std::vector<element> &want)
+{
+    EXPECT_EQ(d.errors, 0u);
+    const std::vector<element> got = ranges(d);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); i++) {
+        EXPECT_EQ(got[i].a, want[i].a) << "range " << i;
+        EXPECT_EQ(got[i].b, want[i].b) << "range " << i;
+        EXPECT_EQ(got[i].taken, want[i].taken) << "range " << i;
+    }
+}
+
+TEST_F(EteTrace, TheCaptureDecodesIntoTheInstructionsReported)
+{
+    start();
+    go(0);
+    run_program();
+    const decoded d = decode_capture();
+    expect_ranges(d, {range_of(LOOP, 3, true), range_of(LOOP, 3, true), range_of(LOOP, 3, false),
+                      range_of(CALL, 1, true), range_of(FUNC, 2, true), range_of(BACK, 2, true),
+                      range_of(VEC, 2, true), range_of(AFTER, 2, true)});
+    // The SVC: an exception of type Call whose preferred return address follows the SVC.
+    const std::vector<element> exc = d.of(kind::exception);
+    ASSERT_EQ(exc.size(), 1u);
+    EXPECT_EQ(exc[0].n, unsigned{PMT_ETE_EXC_CALL});
+    EXPECT_EQ(exc[0].b, BACK + 8);
+    // Contexts: EL0 at the start, EL1 at the vector, EL0 after the ERET; Non-secure AArch64.
+    std::vector<unsigned> els;
+    for (const element &c : d.of(kind::context)) {
+        els.push_back(c.el);
+        EXPECT_EQ(c.sec, ocsd_sec_nonsecure);
+        EXPECT_TRUE(c.sf);
+    }
+    ASSERT_GE(els.size(), 3u);
+    EXPECT_EQ(els.front(), 0u);
+    EXPECT_EQ(els.back(), 0u);
+    EXPECT_NE(std::find(els.begin(), els.end(), 1u), els.end());
+}
+
+TEST_F(EteTrace, El0ExcludedByTrcvictlrIsNotTraced)
+{
+    // TRCVICTLR.EXLEVEL_NS_EL0 (bit 20): no instruction trace at Non-secure EL0.
+    start(0, 0x201 | (uint64_t{1} << 20));
+    go(0);
+    run_program();
+    const decoded d = decode_capture();
+    // Only EL1's instructions: the vector and its ERET; the exception was taken from EL0, where
+    // nothing is traced, so there is no Exception element and trace starts at the vector.
+    expect_ranges(d, {range_of(VEC, 2, true)});
+    EXPECT_TRUE(d.of(kind::exception).empty());
+}
+
+TEST_F(EteTrace, ExceptionToAnUntracedLevelEndsTheTraceAfterItsElement)
+{
+    // EXLEVEL_NS_EL1 (bit 21): EL1 excluded, EL0 traced.
+    start(0, 0x201 | (uint64_t{1} << 21));
+    go(0);
+    run_program();
+    const decoded d = decode_capture();
+    expect_ranges(d, {range_of(LOOP, 3, true), range_of(LOOP, 3, true), range_of(LOOP, 3, false),
+                      range_of(CALL, 1, true), range_of(FUNC, 2, true), range_of(BACK, 2, true),
+                      range_of(AFTER, 2, true)});
+    const std::vector<element> exc = d.of(kind::exception);
+    ASSERT_EQ(exc.size(), 1u);
+    EXPECT_EQ(exc[0].b, BACK + 8);
+    // Trace resumes at EL0 after the ERET: a Trace On element.
+    EXPECT_FALSE(d.of(kind::trace_on).empty());
+}
+
+TEST_F(EteTrace, ViewInstIncludeRangeTracesOnlyItsInstructions)
+{
+    start(0, 0x201, false);
+    // Address Range Comparator 0 = comparators 0 and 1: [FUNC, BACK + 4]; TRCVIIECTLR.INCLUDE 1.
+    wr(PMT_REG_TRCACVR, FUNC, 0);
+    wr(PMT_REG_TRCACVR, BACK + 4, 1);
+    wr(PMT_REG_TRCVIIECTLR, 1);
+    wr(PMT_REG_TRCPRGCTLR, 1);
+    go(0);
+    run_program();
+    const decoded d = decode_capture();
+    // FUNC..FUNC+4 (the BR) and BACK..BACK+4 (the SVC, an exception taken from traced code).
+    expect_ranges(d, {range_of(FUNC, 2, true), range_of(BACK, 2, true)});
+    ASSERT_EQ(d.of(kind::exception).size(), 1u);
+}
+
+TEST_F(EteTrace, NothingIsTracedWhereTrfcrProhibitsIt)
+{
+    start();
+    wr(PMT_REG_TRFCR_EL1, PMT_MASK(TRFCR_EL1, E1TRE)); // EL0 prohibited
+    go(0);
+    run_program();
+    const decoded d = decode_capture();
+    expect_ranges(d, {range_of(VEC, 2, true)});
+}
+
+TEST_F(EteTrace, DisablingOutputsThePendingAtomsAndTheUnitIsIdle)
+{
+    start();
+    go(0);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 5);
+    go(1);
+    pmt_trbe_status before{};
+    ASSERT_EQ(pmt_trbe_get_status(pe, &before), PMT_OK);
+    const std::vector<uint8_t> bytes = captured();
+    EXPECT_EQ(PMT_GET(TRCSTATR, IDLE, rd(PMT_REG_TRCSTATR)), 1u);
+    const decoded d = decode(bytes, img, {});
+    std::vector<element> want(5, range_of(LOOP, 3, true));
+    expect_ranges(d, want);
+}
+
+TEST_F(EteTrace, TimestampsComeFromTheGenericCounterAtEachSynchronization)
+{
+    ts_value = 0xABCDE;
+    start(PMT_MASK(TRCCONFIGR, TS));
+    go(0);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP);
+    pmt_ete_pkt_config c{};
+    c.ts = true;
+    const decoded d = decode_capture(c);
+    const std::vector<element> ts = d.of(kind::timestamp);
+    ASSERT_EQ(ts.size(), 1u);
+    EXPECT_EQ(ts[0].a, 0xABCDEu);
+}
+
+TEST_F(EteTrace, EteEvent0IsTheTraceBufferUnitsDetectedTrigger)
+{
+    start(0, 0x201, false);
+    // Resource selector 2: Single Address Comparator 0 at FUNC + 4 (the BR); ETEEvent 0 selects
+    // it, and TRCEVENTCTL1R.INSTEN[0] traces it as an Event element.
+    wr(PMT_REG_TRCACVR, FUNC + 4, 0);
+    wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 4) | PMT_PUT(TRCRSCTLR, SELECT, 1), 2);
+    wr(PMT_REG_TRCEVENTCTL0R, 2);
+    wr(PMT_REG_TRCEVENTCTL1R, 1);
+    wr(PMT_REG_TRCPRGCTLR, 1);
+    go(0);
+    range(CALL, CALL, PMT_ETE_P0_DIRECT, true, FUNC);
+    EXPECT_EQ(TRBSR_F(sr(), TRG), 0u);
+    range(FUNC, FUNC + 4, PMT_ETE_P0_INDIRECT, true, BACK);
+    EXPECT_EQ(TRBSR_F(sr(), TRG), 1u); // RKSQJW: the Detected Trigger was observed
+    const decoded d = decode_capture();
+    const std::vector<element> ev = d.of(kind::event);
+    ASSERT_EQ(ev.size(), 1u);
+    EXPECT_EQ(ev[0].n, 0x1u); // the Event packet's bit 0: ETEEvent 0
+}
+
+TEST_F(EteTrace, StopOnTriggerFlushesTheUnitFirst)
+{
+    start(0, 0x201, false);
+    // Stop on trigger with the Trigger Counter 0: the trace before the Detected Trigger, the
+    // atoms the unit still held included, is in the buffer when collection stops (RXRRWP).
+    program(BASE, LIMIT, BASE, PMT_TRBLIMITR_FM_FILL, PMT_TRBLIMITR_TM_STOP);
+    wr(PMT_REG_TRBTRG_EL1, 0);
+    wr(PMT_REG_TRCACVR, FUNC + 4, 0);
+    wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 4) | PMT_PUT(TRCRSCTLR, SELECT, 1), 2);
+    wr(PMT_REG_TRCEVENTCTL0R, 2);
+    wr(PMT_REG_TRCPRGCTLR, 1);
+    go(0);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 3);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, false, CALL);
+    range(CALL, CALL, PMT_ETE_P0_DIRECT, true, FUNC);
+    range(FUNC, FUNC + 4, PMT_ETE_P0_INDIRECT, true, BACK);
+    EXPECT_EQ(TRBSR_F(sr(), S), 1u);
+    EXPECT_EQ(TRBSR_F(sr(), MSS) & 0x3F, unsigned{PMT_TRBSR_BSC_TRIGGER}); // BSC: MSS[5:0]
+    range(BACK, BACK + 4, PMT_ETE_P0_DIRECT, true, AFTER); // after collection stopped
+    go(1);
+    const decoded d = decode_capture();
+    std::vector<element> want(3, range_of(LOOP, 3, true));
+    want.push_back(range_of(LOOP, 3, false));
+    want.push_back(range_of(CALL, 1, true));
+    want.push_back(range_of(FUNC, 2, true));
+    expect_ranges(d, want);
+}
+
+TEST_F(EteTrace, BadReportsAreRefusedAndChangeNothing)
+{
+    start();
+    go(0);
+    pmt_ete_range r{LOOP + 2, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 1};
+    EXPECT_EQ(pmt_ete_report_range(pe, &r), PMT_ERR_ARG); // unaligned
+    r = {LOOP + 8, LOOP, PMT_ETE_P0_DIRECT, true, LOOP, 1};
+    EXPECT_EQ(pmt_ete_report_range(pe, &r), PMT_ERR_ARG); // last before start
+    r = {LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, CALL, 2};
+    EXPECT_EQ(pmt_ete_report_range(pe, &r), PMT_ERR_ARG); // repeated but not a loop
+    r = {LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 0};
+    EXPECT_EQ(pmt_ete_report_range(pe, &r), PMT_ERR_ARG); // count 0
+    r = {LOOP, LOOP + 8, static_cast<pmt_ete_p0>(9), true, LOOP, 1};
+    EXPECT_EQ(pmt_ete_report_range(pe, &r), PMT_ERR_ARG);
+    pmt_ete_exception_taken e{static_cast<pmt_ete_exception>(5), BACK, BACK + 8};
+    EXPECT_EQ(pmt_ete_report_exception(pe, &e), PMT_ERR_ARG); // type 5 is not defined
+    e = {PMT_ETE_EXC_CALL, BACK + 8, BACK};
+    EXPECT_EQ(pmt_ete_report_exception(pe, &e), PMT_ERR_ARG);
+    EXPECT_EQ(pmt_ete_report_range(pe, nullptr), PMT_ERR_NULL);
+    EXPECT_EQ(pmt_ete_report_range(nullptr, &r), PMT_ERR_NULL);
+    pmt_ete_stats s{};
+    ASSERT_EQ(pmt_ete_get_stats(pe, &s), PMT_OK);
+    EXPECT_EQ(s.refused, 7u);
+    EXPECT_EQ(s.ranges, 0u);
+    EXPECT_TRUE(captured().empty()); // nothing was traced
+}
+
+TEST_F(EteTrace, ReportsToAPeWithoutEteAreRefused)
+{
+    make_trbe(); // FEAT_ETE off
+    const pmt_ete_range r{LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 1};
+    EXPECT_EQ(pmt_ete_report_range(pe, &r), PMT_ERR_NOT_IMPLEMENTED);
+    EXPECT_EQ(pmt_ete_flush(pe), PMT_ERR_NOT_IMPLEMENTED);
+}
+
+} // namespace
