@@ -9,6 +9,8 @@
 //   pmu, pmu+mem with a 1 ms quantum (the AArch64 CPU's default is 100 us), the loop variant only;
 //   pmu+listen as pmu, with a trace listener attached (a64_trace_listener.h) that only counts
 //            its calls: the cost of the CPU's reports to a trace unit (the loop variants);
+//   pmu+trace as pmu, with the PE's trace unit (FEAT_ETE) tracing the loop into the Trace Buffer
+//            Unit in Fill mode (a 9 MiB buffer in RAM, written through DMI): trace on vs pmu;
 //   qemu     QEMU's own figure for the same image (loop only), if qemu-system-aarch64 is found.
 // Every case runs in a process of its own (SystemC elaborates once per process), started by this
 // one, in turn, --runs times; the program checks its own results and a wrong run fails the
@@ -49,7 +51,7 @@ constexpr double loop_instructions = 1e9;
 constexpr uint64_t psci_system_off = 0x8400'0008;
 // The mode word of loop.S (image offset 8).
 constexpr size_t mode_offset = 8;
-constexpr uint64_t mode_pmu = 1, mode_pmu_mem = 2, mode_uart = 4, mode_no_loop = 8;
+constexpr uint64_t mode_pmu = 1, mode_pmu_mem = 2, mode_uart = 4, mode_no_loop = 8, mode_trace = 16;
 
 std::string image_path(const std::string &variant)
 {
@@ -164,6 +166,7 @@ int run_vp(const std::string &variant, uint64_t mode, uint64_t quantum_ns, bool 
     vp_config config;
     config.cpu_kind = vp_cpu::a64;
     config.ram_size = ram_size;
+    config.pe.core.ete.feat_ete = (mode & mode_trace) != 0;
     if (quantum_ns)
         config.a64.quantum = sc_core::sc_time(static_cast<double>(quantum_ns), sc_core::SC_NS);
     vp platform("vp", config);
@@ -187,10 +190,11 @@ int run_vp(const std::string &variant, uint64_t mode, uint64_t quantum_ns, bool 
                   "x19=%" PRIu64 " irqs=%" PRIu64 " insts=%" PRIu64 " syncs=%" PRIu64
                   " cycles=%" PRIu64 " inst_retired=%" PRIu64 " mem_access=%" PRIu64
                   " br_retired=%" PRIu64 " uart=%s listener_calls=%" PRIu64
-                  " listener_insts=%" PRIu64 " discontinuities=%" PRIu64,
+                  " listener_insts=%" PRIu64 " discontinuities=%" PRIu64 " trace_bytes=%" PRIu64,
                   e.x(19), e.x(20), s.instructions, s.syncs, e.x(21), e.x(22), e.x(23), e.x(24),
                   platform.uart.output() == "bench ok\n" ? "ok" : "wrong", listener.calls,
-                  listener.instructions, s.trace_discontinuities);
+                  listener.instructions, s.trace_discontinuities,
+                  (mode & mode_trace) ? e.x(25) - 0x40600000 : 0);
     return report(ok, cpu, wall, detail);
 }
 
@@ -328,7 +332,8 @@ int parent(const std::string &self, int runs, const std::vector<std::string> &va
                                            {"pmu+mem", "pmu+mem", quantum, true},
                                            {"pmu/1ms", "pmu", "1000000", false},
                                            {"pmu+mem/1ms", "pmu+mem", "1000000", false},
-                                           {"pmu+listen", "pmu+listen", quantum, false}};
+                                           {"pmu+listen", "pmu+listen", quantum, false},
+                                           {"pmu+trace", "pmu+trace", quantum, false}};
     std::map<std::string, std::vector<double>> cpu; // "variant case" -> CPU seconds per run
     bool all_ok = true;
     std::printf("bench_a64: %d runs, quantum %s ns, qemu: %s\n", runs,
@@ -435,6 +440,8 @@ int sc_main(int argc, char *argv[])
         return run_vp(v, mode_pmu_mem, q);
     if (which == "pmu+listen")
         return run_vp(v, mode_pmu, q, true);
+    if (which == "pmu+trace")
+        return run_vp(v, mode_pmu | mode_trace, q);
     std::fprintf(stderr, "bench_a64: unknown case %s\n", which.c_str());
     return 2;
 }

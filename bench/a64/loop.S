@@ -10,6 +10,8 @@
 //             2: as 1, and counters 1 and 2 count MEM_ACCESS and BR_RETIRED
 //   bit 2     the result also goes to the PL011 ("bench ok" or "bench FAIL <x19 in hex>")
 //   bit 3     no loop and no PMU: the program's start and end alone (to time start-up)
+//   bit 4     the trace unit (FEAT_ETE) traces the loop into the Trace Buffer Unit, Fill mode,
+//             programmed as Linux does (tests/platform/a64/ete.inc); x25 TRBPTR_EL1 at the end
 // The program checks its own result and ends with PSCI SYSTEM_OFF; registers at the end:
 //   x19  0 when every check passed, else the number of the first that failed
 //   x20  overflow interrupts taken (1000 with the PMU)
@@ -17,6 +19,7 @@
 //   x21  PMCCNTR_EL0, x22 PMEVCNTR0 (INST_RETIRED), x23 PMEVCNTR1 (MEM_ACCESS),
 //        x24 PMEVCNTR2 (BR_RETIRED) after the loop (mode 1 and 2)
 #include "common.inc"
+#include "ete.inc"
 
 #define ITERATIONS 125000000
 #define SUM 31937469280          // sum over k < ITERATIONS of k mod 512
@@ -24,6 +27,8 @@
 #define TABLE 0x40400000         // 512 doublewords, table[i] = i (pages of their own)
 #define OUT 0x40500000           // the stores' table (-DSTORES)
 #define UART 0x09000000
+#define TRACE_BUF 0x40600000     // the trace buffer (bit 4): 9 MiB
+#define TRACE_LIMIT 0x40F00000
 
 .global _start
 _start:
@@ -74,7 +79,13 @@ start:
     msr pmcr_el0, x0
 
 run:
-    ldr x0, =ITERATIONS
+    tbz x9, #4, 4f
+    trbe_fill_on TRACE_BUF, TRACE_LIMIT
+    ete_setup 0x201
+    mov x0, #1
+    msr TRCPRGCTLR, x0
+    isb
+4:  ldr x0, =ITERATIONS
     ldr x1, =TABLE
     ldr x7, =OUT
     mov x2, #0
@@ -99,6 +110,9 @@ loop:
     subs x0, x0, #1
     b.ne loop
 
+    tbz x9, #4, 5f
+    ete_trbe_off
+5:
     // The PMU stops, the counts are kept, the interrupt is masked.
     cbz x10, check
     msr daifset, #2

@@ -146,6 +146,76 @@ TEST(EtePacket, LongRunsOfEAndNAtomsDecode)
     EXPECT_EQ(run_chain(e, atoms_of(std::string(48, 'E'))), 2u);
 }
 
+// pmt_ete_pkt_atoms: a run of identical atoms in one call is the same trace as one call per
+// atom (E runs: one format 6 byte per 24 atoms), with periodic synchronization inside the run
+// and a small sink taken chunk by chunk.
+TEST(EtePacket, RunsOfIdenticalAtomsInOneCall)
+{
+    for (const auto &[taken, count] : std::vector<std::pair<bool, uint64_t>>{
+             {true, 1}, {true, 24}, {true, 25}, {true, 1000}, {false, 1}, {false, 77}}) {
+        pmt_ete_pkt_config c{};
+        encoder one(c), run(c);
+        const pmt_ete_pkt_context ctx = el1_ns();
+        ASSERT_EQ(pmt_ete_pkt_start(&one.enc, &one.sink, &ctx, base), PMT_ETE_PKT_OK);
+        ASSERT_EQ(pmt_ete_pkt_start(&run.enc, &run.sink, &ctx, base), PMT_ETE_PKT_OK);
+        const uint64_t next = taken ? base : base + 4;
+        // N atoms walk down the chain: one call per word, each a run of one.
+        if (taken) {
+            for (uint64_t n = 0; n < count; n++)
+                ASSERT_EQ(pmt_ete_pkt_atom(&one.enc, &one.sink, true, next), PMT_ETE_PKT_OK);
+            uint64_t done = 0;
+            ASSERT_EQ(pmt_ete_pkt_atoms(&run.enc, &run.sink, true, count, next, &done),
+                      PMT_ETE_PKT_OK);
+            EXPECT_EQ(done, count);
+        } else {
+            for (uint64_t n = 0; n < count; n++) {
+                ASSERT_EQ(pmt_ete_pkt_atom(&one.enc, &one.sink, false, base + 4 * (n + 1)),
+                          PMT_ETE_PKT_OK);
+                uint64_t done = 0;
+                ASSERT_EQ(
+                    pmt_ete_pkt_atoms(&run.enc, &run.sink, false, 1, base + 4 * (n + 1), &done),
+                    PMT_ETE_PKT_OK);
+                EXPECT_EQ(done, 1u);
+            }
+        }
+        ASSERT_EQ(pmt_ete_pkt_flush(&one.enc, &one.sink), PMT_ETE_PKT_OK);
+        ASSERT_EQ(pmt_ete_pkt_flush(&run.enc, &run.sink), PMT_ETE_PKT_OK);
+        EXPECT_EQ(run.bytes(), one.bytes()) << count;
+        const decoded d = decode(run.bytes(), chain(80), run.config);
+        EXPECT_EQ(d.errors, 0u);
+        expect_ranges(d.of(kind::range), chain_ranges(std::vector<bool>(count, taken)));
+    }
+    // A sync period of 256 bytes: 100000 E atoms (about 4200 bytes) bring A-Syncs; a sink of 40
+    // bytes takes them in chunks, drained between calls.
+    pmt_ete_pkt_config c{};
+    c.sync_period = 256;
+    encoder e(c);
+    const pmt_ete_pkt_context ctx = el1_ns();
+    ASSERT_EQ(pmt_ete_pkt_start(&e.enc, &e.sink, &ctx, base), PMT_ETE_PKT_OK);
+    std::vector<uint8_t> stream = e.bytes();
+    uint8_t small[200];
+    pmt_ete_pkt_sink sink{small, sizeof small, 0};
+    uint64_t left = 100000, calls = 0;
+    while (left) {
+        uint64_t done = 0;
+        ASSERT_EQ(pmt_ete_pkt_atoms(&e.enc, &sink, true, left, base, &done), PMT_ETE_PKT_OK);
+        left -= done;
+        stream.insert(stream.end(), small, small + sink.length);
+        pmt_ete_pkt_sink_consume(&sink, sink.length);
+        calls++;
+    }
+    ASSERT_EQ(pmt_ete_pkt_flush(&e.enc, &sink), PMT_ETE_PKT_OK);
+    stream.insert(stream.end(), small, small + sink.length);
+    EXPECT_GT(calls, 1u);
+    EXPECT_GE(e.enc.syncs, 4200u / 256u);
+    const decoded d = decode(stream, chain(1), c);
+    EXPECT_EQ(d.errors, 0u);
+    expect_ranges(d.of(kind::range), chain_ranges(std::vector<bool>(100000, true)));
+    uint64_t none = 0;
+    EXPECT_EQ(pmt_ete_pkt_atoms(&e.enc, &sink, true, 1, base, nullptr), PMT_ETE_PKT_NULL);
+    EXPECT_EQ(pmt_ete_pkt_atoms(&e.enc, &sink, true, 1, base + 2, &none), PMT_ETE_PKT_BAD_ARGUMENT);
+}
+
 TEST(EtePacket, RandomAtomsDecode)
 {
     std::mt19937 rng(14);

@@ -201,6 +201,52 @@ pmt_ete_pkt_status pmt_ete_pkt_atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *
     return finish(enc, &c, sink);
 }
 
+/* Room a chunk of pmt_ete_pkt_atoms leaves in the stage for its last packets and a sync. */
+#define ATOMS_CHUNK_BYTES (PMT_ETE_PKT_MAX_CALL_BYTES - 64u)
+
+pmt_ete_pkt_status pmt_ete_pkt_atoms(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink, bool taken,
+                                     uint64_t count, uint64_t next_address, uint64_t *done)
+{
+    if (done == NULL)
+        return PMT_ETE_PKT_NULL;
+    *done = 0;
+    pmt_ete_pkt_status st = check_on(enc, sink);
+    if (st != PMT_ETE_PKT_OK)
+        return st;
+    if (next_address != PMT_ETE_PKT_NO_ADDRESS && bad_address(next_address))
+        return PMT_ETE_PKT_BAD_ARGUMENT;
+    while (*done < count) {
+        ete_call c;
+        open_call(&c, enc, false);
+        if (c.next.atom_count == 0 && ete_context_pending(&c.next))
+            ete_put_context(&c.next, &c.s);
+        uint64_t n = 0;
+        const uint64_t left = count - *done;
+        while (n < left && c.s.n < ATOMS_CHUNK_BYTES) {
+            if (c.next.atom_count == 0 && taken && left - n > PMT_ETE_PKT_MAX_PENDING_ATOMS) {
+                /* 24 E atoms with more to come: the one Atom format 6 packet per-atom calls
+                 * would emit for them (3 + 20 E atoms, then E). */
+                ete_put(&c.next, &c.s, 0xD4);
+                n += PMT_ETE_PKT_MAX_PENDING_ATOMS;
+            } else {
+                ete_put_atom(&c.next, &c.s, taken);
+                n++;
+            }
+            c.next.current = next_address;
+            /* Periodic synchronization as the single calls have it, checked on the bytes out
+             * (the pending atoms, at most a few bytes, count at the next check). */
+            if (c.next.config.sync_period && c.next.current != PMT_ETE_PKT_NO_ADDRESS &&
+                c.next.emitted - c.next.last_sync >= c.next.config.sync_period)
+                maybe_sync(&c.next, &c.s);
+        }
+        st = commit(enc, &c, sink);
+        if (st != PMT_ETE_PKT_OK)
+            return *done ? PMT_ETE_PKT_OK : st;
+        *done += n;
+    }
+    return PMT_ETE_PKT_OK;
+}
+
 pmt_ete_pkt_status pmt_ete_pkt_address(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
                                        uint64_t target)
 {

@@ -251,9 +251,19 @@ static void p0_element(ete_out *o, const pmt_ete_range *r)
     struct pmt_ete_trace *t = &pe->st.etr;
     if (r->kind == PMT_ETE_P0_WFX && !pe->cfg.ete.wfx_p0)
         return;
-    for (uint64_t n = 0; n < r->count; n++) {
+    if (r->count == 1) {
         (void)pmt_ete_pkt_atom(&t->enc, room(o), r->taken, r->next);
         after_call(o);
+    } else {
+        for (uint64_t left = r->count; left;) {
+            uint64_t done = 0;
+            if (pmt_ete_pkt_atoms(&t->enc, room(o), r->taken, left, r->next, &done) !=
+                    PMT_ETE_PKT_OK ||
+                done == 0)
+                break; /* not reached: room() leaves space for one chunk at least */
+            left -= done;
+            after_call(o);
+        }
     }
     pe->ete_stats.traced_p0 += r->count;
     /* An indirect branch's target is traced; with branch broadcasting (TRCCONFIGR.BB, TRCBBCTLR)
