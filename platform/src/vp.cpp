@@ -127,8 +127,8 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
         if (config_.pe.core.ete.feat_ete) {
             // The trace unit sees what the CPU executes; its timestamps are the counter's.
             a64_cpu *cpu = a64.get();
-            trace_reports = std::make_unique<ete_reporter>(
-                pe, [cpu] { return cpu->local_time() - sc_core::sc_time_stamp(); });
+            trace_reports =
+                std::make_unique<ete_reporter>(pe, [cpu] { return cpu->retired_offset(); });
             a64->add_trace_listener(trace_reports.get());
             pe.timestamps.bind(timer);
         }

@@ -194,3 +194,27 @@ TEST(A64Ete, ViewInstIncludeRange)
     ASSERT_EQ(want.size(), 2u);
     expect_same(c, want);
 }
+
+// TRCCONFIGR.TS: a Timestamp after every Trace Info (the first and each periodic one), each the
+// physical count (TRFCR_EL1.TS 0) when the CPU reported the instruction it goes with: between
+// CNTPCT_EL0 read before the enable and after the disable, and never going back.
+TEST(A64Ete, TimestampsAreTheGenericCounter)
+{
+    const capture c = run_capture("ete_capture_ts");
+    const uint64_t before = c.r.x[26], after = c.r.x[27];
+    const std::vector<uint64_t> &ts = c.decoded.timestamps;
+    ASSERT_GE(ts.size(), c.decoded.async_packets);
+    EXPECT_GT(c.decoded.async_packets, 2u);
+    for (size_t i = 0; i < ts.size(); i++) {
+        EXPECT_GE(ts[i], before) << i;
+        EXPECT_LE(ts[i], after) << i;
+        if (i) {
+            EXPECT_GE(ts[i], ts[i - 1]) << i;
+        }
+    }
+    EXPECT_GT(ts.back(), ts.front()); // the 20000 iterations take counter ticks
+    // The instructions are the same as without timestamps.
+    const std::vector<executed> want =
+        window(c, expand(*c.r.platform->a64->exec_log()), [](const executed &) { return true; });
+    expect_same(c, want);
+}

@@ -152,8 +152,9 @@ pmt_ete_pkt_status pmt_ete_pkt_atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *
 /* `count` identical waypoints in succession (a loop of one range), each followed by execution at
  * `next`: the atoms of `count` pmt_ete_pkt_atom calls, E runs packed 24 to an Atom format 6
  * packet, with the periodic synchronization every sync_period bytes. *done says how many went
- * out: fewer than count only when the sink filled up (PMT_ETE_PKT_SINK_FULL when none did);
- * the caller drains the sink and calls again for the rest. */
+ * out: fewer than count when the sink filled up (PMT_ETE_PKT_SINK_FULL when none did: drain it)
+ * or right after a periodic synchronization (a Timestamp may follow it); call again for the
+ * rest. */
 pmt_ete_pkt_status pmt_ete_pkt_atoms(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink, bool taken,
                                      uint64_t count, uint64_t next, uint64_t *done);
 /* Execution continues at `target`: after an indirect branch's E atom, or any discontinuity. */

@@ -238,11 +238,16 @@ pmt_ete_pkt_status pmt_ete_pkt_atoms(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink 
             if (c.next.config.sync_period && c.next.current != PMT_ETE_PKT_NO_ADDRESS &&
                 c.next.emitted - c.next.last_sync >= c.next.config.sync_period)
                 maybe_sync(&c.next, &c.s);
+            if (c.next.syncs != enc->syncs)
+                break; /* the caller may follow a sync with a timestamp */
         }
+        const bool synced = c.next.syncs != enc->syncs;
         st = commit(enc, &c, sink);
         if (st != PMT_ETE_PKT_OK)
             return *done ? PMT_ETE_PKT_OK : st;
         *done += n;
+        if (synced)
+            break;
     }
     return PMT_ETE_PKT_OK;
 }

@@ -188,6 +188,9 @@ class a64_cpu : public sc_core::sc_module,
     int exit_status() const { return exit_status_; }
     const std::string &error() const { return error_; }
     sc_core::sc_time local_time() const { return qk_.get_current_time(); }
+    // The local time offset of the last instruction retired (local_time() counts instructions
+    // in batches; this adds those retired since): for a trace unit's timestamps.
+    sc_core::sc_time retired_offset() const;
     bool irq_level() const { return irq_level_; }
     bool pstate_pm() const { return pm_; } // PSTATE.PM (FEAT_EBEP, FEAT_TRBE_EXC)
 

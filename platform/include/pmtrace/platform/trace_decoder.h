@@ -40,11 +40,12 @@ struct decode_result {
     uint32_t async_packets = 0;
     std::optional<uint64_t> sync_offset; // offset of the first: where decoding started
     uint64_t unsynced_bytes = 0;         // bytes before it, skipped (all of them without one)
-    uint32_t no_sync = 0;     // OCSD_GEN_TRC_ELEM_NO_SYNC: the decoder waiting for a sync point
-                              // (one at the start; one more after each bad packet)
-    uint32_t trace_on = 0;    // OCSD_GEN_TRC_ELEM_TRACE_ON: trace (re)started (a Trace On packet)
-    uint32_t pe_context = 0;  // OCSD_GEN_TRC_ELEM_PE_CONTEXT elements
-    uint32_t bad_packets = 0; // headers and sequences OpenCSD's packet processor rejected
+    uint32_t no_sync = 0;    // OCSD_GEN_TRC_ELEM_NO_SYNC: the decoder waiting for a sync point
+                             // (one at the start; one more after each bad packet)
+    uint32_t trace_on = 0;   // OCSD_GEN_TRC_ELEM_TRACE_ON: trace (re)started (a Trace On packet)
+    uint32_t pe_context = 0; // OCSD_GEN_TRC_ELEM_PE_CONTEXT elements
+    std::vector<uint64_t> timestamps; // OCSD_GEN_TRC_ELEM_TIMESTAMP elements, in order
+    uint32_t bad_packets = 0;         // headers and sequences OpenCSD's packet processor rejected
     uint32_t memory_gaps = 0; // OCSD_GEN_TRC_ELEM_ADDR_NACC: no memory image where trace went
     uint64_t bytes = 0;       // bytes given to the decoder
 
