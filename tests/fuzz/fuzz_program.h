@@ -72,8 +72,8 @@ pmt_pe_config config_any(Input &in);
 // One of a few configs that create, with options from fuzz bytes (harnesses 2-5).
 pmt_pe_config config_preset(Input &in);
 
-// Runs the program in `in` on a model made from cfg. Returns when the input ends.
-// `restore_blob`: when not null, the first operation is a pmt_pe_restore of it (harness 5).
+// Runs the program in `in` on a model made from cfg (nothing when pmt_pe_create refuses cfg).
+// Returns when the input ends, or after 4096 operations.
 void run(const pmt_pe_config &cfg, Mix mix, Input &in);
 
 // Harness 5: a saved state (made by running a short program) mutated by the input, restored.
