@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config ninja-build clang-format
+  clang libclang-rt-14-dev
   libsystemc-dev
   libgtest-dev libgmock-dev
   libboost-dev libboost-program-options-dev

@@ -94,6 +94,63 @@ TEST_F(Config, RestoringGarbageIsRefusedAndChangesNothing)
     EXPECT_EQ(rd(PMT_REG_PMEVCNTR_EL0, 0), 42u);
 }
 
+// The byte of a saved state that holds one PE state field: the one byte in which two states
+// saved with `a` and `b` differ (the tests below find the layout through the public API).
+static size_t state_byte(pmt_pe *pe, const pmt_pe_state &a, const pmt_pe_state &b,
+                         std::vector<uint8_t> *blob_a)
+{
+    std::vector<uint8_t> blob_b(pmt_pe_state_size(pe));
+    blob_a->resize(blob_b.size());
+    EXPECT_EQ(pmt_pe_set_state(pe, &b), PMT_OK);
+    EXPECT_EQ(pmt_pe_save(pe, blob_b.data(), blob_b.size()), PMT_OK);
+    EXPECT_EQ(pmt_pe_set_state(pe, &a), PMT_OK);
+    EXPECT_EQ(pmt_pe_save(pe, blob_a->data(), blob_a->size()), PMT_OK);
+    size_t at = SIZE_MAX, differ = 0;
+    for (size_t i = 0; i < blob_b.size(); i++)
+        if ((*blob_a)[i] != blob_b[i]) {
+            at = i;
+            differ++;
+        }
+    EXPECT_EQ(differ, 1u);
+    return at;
+}
+
+// Found by fuzz_restore (tests/fuzz): a blob whose bool field holds 10 was restored, and the model
+// then loaded it as a _Bool (undefined behaviour, UBSan). A saved state is refused as corrupt
+// (PMT_ERR_STATE_BLOB) when a bool of it is neither 0 nor 1.
+TEST_F(Config, RestoreRefusesABoolThatIsNeitherFalseNorTrue)
+{
+    make();
+    pmt_pe_state a = pmt_pe_get_state(pe), b = a;
+    b.os_lock = true;
+    std::vector<uint8_t> blob;
+    size_t at = state_byte(pe, a, b, &blob);
+    ASSERT_LT(at, blob.size());
+    ASSERT_EQ(blob[at], 0u);
+    ASSERT_EQ(pmt_pe_restore(pe, blob.data(), blob.size()), PMT_OK); // the byte as saved
+    blob[at] = 10;
+    EXPECT_EQ(pmt_pe_restore(pe, blob.data(), blob.size()), PMT_ERR_STATE_BLOB);
+    EXPECT_FALSE(pmt_pe_get_state(pe).os_lock);
+}
+
+// With the same fix: a restored state may not put the PE at an Exception level the
+// config does not implement, which pmt_pe_set_state refuses (PMT_ERR_ARG) for the same reason.
+TEST_F(Config, RestoreRefusesAStateAtAnExceptionLevelNotImplemented)
+{
+    cfg.have_el3 = false;
+    make();
+    pmt_pe_state a = pmt_pe_get_state(pe), b = a;
+    a.el = 1;
+    b.el = 2;
+    std::vector<uint8_t> blob;
+    size_t at = state_byte(pe, a, b, &blob);
+    ASSERT_LT(at, blob.size());
+    ASSERT_EQ(blob[at], 1u);
+    blob[at] = 3; // EL3
+    EXPECT_EQ(pmt_pe_restore(pe, blob.data(), blob.size()), PMT_ERR_STATE_BLOB);
+    EXPECT_EQ(pmt_pe_get_state(pe).el, 1u);
+}
+
 TEST_F(Config, ResetClearsCountersAndDropsPmuirq)
 {
     make();

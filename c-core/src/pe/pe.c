@@ -198,6 +198,73 @@ pmt_status pmt_pe_reset(pmt_pe *pe)
     return PMT_OK;
 }
 
+/* Why a PE state cannot be this PE's (pmt_pe_set_state, and a restored state), or NULL. */
+static const char *state_error(const pmt_pe *pe, const pmt_pe_state *s)
+{
+    if (s->el > 3 || (unsigned)s->ss > PMT_SS_ROOT)
+        return "the Exception level or Security state does not exist";
+    if ((s->el == 3 && !pe->cfg.have_el3) || (s->el == 2 && !pe->cfg.have_el2))
+        return "the Exception level is not implemented";
+    if (s->aarch32_els > 0xF)
+        return "aarch32_els names an EL above EL3";
+    return NULL;
+}
+
+/* Every bool of a state blob holds 0 or 1: a restored blob is copied as it is, and a bool with
+ * another representation is undefined behaviour wherever the model reads it. The bytes are
+ * looked at as unsigned char, which may read any representation. */
+#define BOOL_BYTE_OK_(b) (*(const unsigned char *)&(b) <= 1)
+static bool arch_bools_valid(const struct pmt_pe_arch *st)
+{
+    const pmt_pe_state *s = &st->pe;
+    const bool *pe_bools[] = {&s->debug,
+                              &s->el2_enabled,
+                              &s->hcr_tge,
+                              &s->hcr_e2h,
+                              &s->pm,
+                              &s->streaming,
+                              &s->os_lock,
+                              &s->double_lock,
+                              &s->powered_down,
+                              &s->noninvasive_debug_prohibited,
+                              &s->edscr_sc2,
+                              &s->scr_ns,
+                              &s->scr_nse,
+                              &s->scr_eel2,
+                              &s->scr_ea,
+                              &s->scr_gpf,
+                              &s->hcr_tea,
+                              &s->hcr_gpf,
+                              &s->self_hosted_trace_disabled,
+                              &s->cpacr_tta,
+                              &s->cptr_el2_tta,
+                              &s->cptr_el3_tta};
+    for (size_t i = 0; i < sizeof pe_bools / sizeof pe_bools[0]; i++)
+        if (!BOOL_BYTE_OK_(*pe_bools[i]))
+            return false;
+    const pmt_pc_sample *p = &st->pcs.sample;
+    const bool *other[] = {&st->pmu.ppend,
+                           &st->pmu.spe_e,
+                           &st->pmu.spe_pmfz,
+                           &st->pmu.spe_s,
+                           &st->pmu.locked,
+                           &p->aarch32,
+                           &p->el2_enabled,
+                           &p->el2_aarch32,
+                           &p->vtcr_vs,
+                           &p->in_host,
+                           &st->pcs.valid,
+                           &st->pcs.ed_locked,
+                           &st->trbe.ptr_unpredictable,
+                           &st->trbe.async_abort,
+                           &st->ete.enabled,
+                           &st->ete.draining};
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+        if (!BOOL_BYTE_OK_(*other[i]))
+            return false;
+    return (unsigned)p->ss <= PMT_SS_ROOT;
+}
+
 size_t pmt_pe_state_size(const pmt_pe *pe)
 {
     (void)pe;
@@ -225,8 +292,8 @@ pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size)
         return PMT_ERR_STATE_BLOB;
     }
     memcpy(&st, buffer, sizeof st);
-    if (st.magic != PMT_STATE_MAGIC || st.size != sizeof st || st.pe.el > 3 ||
-        (unsigned)st.pe.ss > PMT_SS_ROOT || st.trbe.nbuf > PMT_TRBE_MAX_UNIT ||
+    if (st.magic != PMT_STATE_MAGIC || st.size != sizeof st || !arch_bools_valid(&st) ||
+        state_error(pe, &st.pe) || st.trbe.nbuf > PMT_TRBE_MAX_UNIT ||
         (st.trbe.nbuf && (st.trbe.ptr & ((UINT64_C(1) << pe->cfg.trbe.align) - 1)) + st.trbe.nbuf >
                              (UINT64_C(1) << pe->cfg.trbe.align))) {
         pe_log(pe, "pmt_pe_restore: not a saved pmtrace state");
@@ -245,22 +312,14 @@ pmt_status pmt_pe_set_state(pmt_pe *pe, const pmt_pe_state *state)
     if (!pe || !state)
         return PMT_ERR_NULL;
     pmt_pe_state s = *state;
-    if (s.el > 3 || (unsigned)s.ss > PMT_SS_ROOT) {
-        pe_log(pe, "pmt_pe_set_state: EL%u / security state %u does not exist", s.el,
-               (unsigned)s.ss);
-        return PMT_ERR_ARG;
-    }
-    if ((s.el == 3 && !pe->cfg.have_el3) || (s.el == 2 && !pe->cfg.have_el2)) {
-        pe_log(pe, "pmt_pe_set_state: EL%u is not implemented", s.el);
+    const char *why = state_error(pe, &s);
+    if (why) {
+        pe_log(pe, "pmt_pe_set_state: %s (EL%u, security state %u, aarch32_els 0x%x)", why, s.el,
+               (unsigned)s.ss, (unsigned)s.aarch32_els);
         return PMT_ERR_ARG;
     }
     if (!pe->cfg.have_el2)
         s.el2_enabled = false;
-    if (s.aarch32_els > 0xF) {
-        pe_log(pe, "pmt_pe_set_state: aarch32_els 0x%x names an EL above EL3",
-               (unsigned)s.aarch32_els);
-        return PMT_ERR_ARG;
-    }
     pmu_sync_before_change(pe);
     pmu_flush(pe);
     pe->st.pe = s;

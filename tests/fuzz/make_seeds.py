@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of tests/fuzz/corpus/<harness>/: a few tiny programs per harness, each a
+plain sequence of operations (fuzz_program.h). A kind byte 0xE0 + n is operation n of enum Op in
+fuzz_program.cpp whatever the harness's mix; operands follow as decode() reads them.
+Run: tests/fuzz/make_seeds.py (rewrites the corpus directories)."""
+import os
+import struct
+
+# enum Op in fuzz_program.cpp, in order.
+OPS = ["STATE", "STATE_RAW", "MRS", "MSR", "MSR_HIGH", "COUNT", "CYCLES", "RETIRE", "EXC_ENTRY",
+       "EXC_RETURN", "DEBUG_ENTRY", "DEBUG_EXIT", "SNAPSHOT_REQUEST", "PC_SAMPLE", "SPE",
+       "PMU_FRAME", "DEBUG_FRAME", "TRBE_FRAME", "TRBE_PROGRAM", "TRACE", "TRIGGER", "CSYNC",
+       "FLUSH_COMPLETE", "EXT_ABORT", "IMPDEF", "MEMPORT", "FORK", "RESET", "QUERY", "PMU_PROGRAM"]
+
+
+def op(name, *operands):
+    return bytes([0xE0 + OPS.index(name)]) + b"".join(operands)
+
+
+def u8(v): return struct.pack("<B", v)
+def u16(v): return struct.pack("<H", v)
+def u32(v): return struct.pack("<I", v)
+def small(v): return u8(5) + u8(v)        # Input::value(): a small value
+def ones(): return u8(1)                  # Input::value(): all ones
+def below32(k): return u8(3) + u8(k)      # Input::value(): 0xFFFFFFFF - k
+def word(v): return u8(6) + u32(v)        # Input::value(): a 32-bit value
+def event(e): return u8(e << 2)           # any_event(): 0x00..0x3F
+
+
+# config_preset(): preset (bits 0-1), no TRBE (2), TRBE_EXC (3), TRBE_EXT (4), Align (6-9),
+# ext_abort (10-11: IGNORE, SERROR, REPORT_SYNC, REPORT_ASYNC).
+def preset(p=0, align=6, ea=1, no_trbe=False):
+    return u32(p | (no_trbe << 2) | align << 6 | ea << 10)
+
+
+NS_EL1 = op("STATE", u8(0x01), u8(0), u8(0))  # Non-secure EL1, EL2 enabled
+# PMU_PROGRAM: bit 0 PMCR.E, bit 1 HPME, bits 3-7 the counter; PMINTENSET; the event; start
+PMU_ALL = op("PMU_PROGRAM", u8(0x03), ones(), event(0x08), u8(1))
+
+
+def trbe_program(limit_shape=0, ptr_shape=0, fm=0, pages=4, off=0, enable=True):
+    # f: firmware (NSTB = 0b11, E2TB = 0b11) at EL1; shape: limit and pointer shapes, E, FM
+    shape = limit_shape | ptr_shape << 2 | (0 if enable else 0x10) | fm << 5
+    return op("TRBE_PROGRAM", u8(0x01), u8(shape), u8(0x10), u8(pages), u16(off), u8(0),
+              u8(0), u8(0))
+
+
+def trace(n, seed=0):
+    return op("TRACE", u8(2), u16(n), u8(seed))
+
+
+def memport(tmode=0, tmod=0, trem=0, kind=0, stage=1, level=3, wmode=0, wevery=0, wdone=0):
+    return op("MEMPORT", u8(tmode | wmode << 2), u8(tmod), u8(trem), u8(kind),
+              u8(stage | (level + 3) << 2), u8(0), u8(wevery), u16(wdone))
+
+
+SEEDS = {
+    "fuzz_config": {
+        # feature bits (EL2, EL3, + TRBE for the second), PMUv3p7, 6 counters, then zeros for
+        # every other field (valid for all but TRBE's pa_bits) and a program
+        "default": u32(0x3) + u32(0) + u8(6) + u8(6) + bytes(120) + NS_EL1 + PMU_ALL
+        + op("COUNT", event(8), small(40)),
+        "all_features": bytes([0xFF] * 8) + u8(8) + u8(31) + bytes(40),
+        "no_el2_el3": bytes(8) + u8(6) + u8(2) + bytes(120) + NS_EL1 + PMU_ALL
+        + op("COUNT", event(8), below32(0)),
+    },
+    "fuzz_pe_ops": {
+        "overflow_irq": preset(0) + NS_EL1 + PMU_ALL + op("FORK") + op("COUNT", event(8), small(40))
+        + op("QUERY", event(8)),
+        "count_max": preset(1) + NS_EL1 + PMU_ALL + op("COUNT", event(8), ones()) + op("CYCLES", ones()),
+        "exceptions": preset(1) + NS_EL1 + PMU_ALL + op("FORK") + op("COUNT", event(8), small(20))
+        + op("RETIRE", small(0x40), u8(0)) + op("EXC_ENTRY", u8(0x02), u8(4), u8(0))
+        + op("EXC_RETURN", u8(0x01), u8(0), u8(1), small(0x44)),
+        "snapshot": preset(1) + NS_EL1 + op("SNAPSHOT_REQUEST") + op("PC_SAMPLE", small(8), u8(1),
+                                                                     u32(0), u32(0), u16(0), u8(0)),
+    },
+    "fuzz_frames": {
+        "pmu_frame": preset(0) + op("PMU_FRAME", u16(0xE04), u8(0), u8(0x06), u8(0))
+        + op("PMU_FRAME", u16(0xE04), u8(0), u8(0x07), small(1)) + op("FORK")
+        + op("PMU_FRAME", u16(0xC00), u8(0), u8(0x06), u8(0)),
+        "ext64": preset(1) + op("PMU_FRAME", u16(0x0), u8(1), u8(0x07), ones())
+        + op("PMU_FRAME", u16(0x200), u8(0), u8(0x06), u8(0)),
+        "debug_trbe": preset(2) + op("DEBUG_FRAME", u16(0x0A0), u8(0), u8(0), u8(0))
+        + op("TRBE_FRAME", u16(0x000), u8(1), u8(0x07), word(0x80010000)),
+    },
+    "fuzz_trbe": {
+        "fill": preset(0) + trbe_program() + trace(0x1000) + op("CSYNC") + op("QUERY", u8(0)),
+        "wrap_fork": preset(0) + trbe_program(fm=1) + trace(0x300) + op("FORK") + trace(0x3F00)
+        + op("TRIGGER") + op("CSYNC"),
+        "fault": preset(0) + memport(tmode=1, kind=2) + trbe_program() + trace(256) + op("FORK")
+        + trace(256),
+        "abort": preset(0, ea=2) + memport(wmode=1, wevery=1, wdone=16) + trbe_program()
+        + trace(1024),
+        "limit_below_base": preset(0) + trbe_program(limit_shape=2, pages=1) + trace(512)
+        + trbe_program(ptr_shape=1, off=0x123) + trace(512) + op("CSYNC"),
+    },
+    "fuzz_restore": {
+        "flip": preset(0) + u8(8) + NS_EL1 + PMU_ALL[:5] + u8(0) + u32(40) + u8(1)
+        + PMU_ALL + op("COUNT", event(8), small(40)),
+        "trbe_state": preset(0) + u8(24) + (trbe_program() + trace(100)).ljust(24, b"\0") + u8(4)
+        + u32(0x180) + u8(0) + u8(0xFF) + trace(200) + op("CSYNC"),
+        "bytes": preset(0) + u8(0) + u8(0x0F) + bytes(64),
+    },
+}
+
+here = os.path.dirname(os.path.abspath(__file__))
+for harness, seeds in SEEDS.items():
+    d = os.path.join(here, "corpus", harness)
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):
+        os.remove(os.path.join(d, f))
+    for name, data in seeds.items():
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data)
