@@ -276,6 +276,9 @@ pmt_access ete_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);
 pmt_access ete_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value);
 const char *ete_config_error(const pmt_pe_config *c);
 void ete_flush_request(pmt_pe *pe); /* the Trace Buffer Unit's flush (RXRRWP), with FEAT_ETE */
+/* A restored trace generation state holds only values the unit can be in (bools 0 or 1, fewer
+ * pending atoms than a packet holds, ...). */
+bool ete_trace_state_valid(const struct pmt_ete_trace *t);
 /* A PMU event (PMU_OVFS, ...) or a Trace Buffer Unit event (TRB_WRAP, TRB_TRIG), which the trace
  * unit's External Input Selectors may select. */
 void ete_external_event(pmt_pe *pe, uint16_t event);

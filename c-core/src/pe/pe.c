@@ -257,12 +257,11 @@ static bool arch_bools_valid(const struct pmt_pe_arch *st)
                            &st->pcs.ed_locked,
                            &st->trbe.ptr_unpredictable,
                            &st->trbe.async_abort,
-                           &st->ete.enabled,
-                           &st->ete.draining};
+                           &st->ete.enabled};
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
         if (!BOOL_BYTE_OK_(*other[i]))
             return false;
-    return (unsigned)p->ss <= PMT_SS_ROOT;
+    return (unsigned)p->ss <= PMT_SS_ROOT && ete_trace_state_valid(&st->etr);
 }
 
 size_t pmt_pe_state_size(const pmt_pe *pe)
