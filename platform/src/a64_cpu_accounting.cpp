@@ -195,8 +195,8 @@ void a64_cpu::tsb_csync()
 sc_core::sc_time a64_cpu::retired_offset() const
 {
     const uint64_t n = retired_ - reported_insns_;
-    return qk_.get_local_time() +
-           config_.clock_period * static_cast<double>(n * config_.cycles_per_instruction);
+    return qk_.get_local_time() + sc_core::sc_time::from_value(config_.clock_period.value() * n *
+                                                               config_.cycles_per_instruction);
 }
 
 void a64_cpu::report()

@@ -296,6 +296,17 @@ bool ete_viewinst_run(pmt_pe *pe, uint64_t start, uint64_t last, uint64_t *run_l
         return false;
     bool el_ok = ete_exlevel_traced(pe);
     bool started = PMT_GET(TRCVICTLR, SSSTATUS, pe->st.ete.victlr);
+    /* No comparator in ViewInst (the EVENT a fixed resource, no ranges, no start/stop points):
+     * one answer for every instruction, and SSSTATUS as it is. */
+    const unsigned event = (unsigned)(pe->st.ete.victlr & (PMT_MASK(TRCVICTLR, EVENT_SEL) |
+                                                           PMT_MASK(TRCVICTLR, EVENT_TYPE)));
+    if (event < 2 && pe->st.ete.viiectlr == 0 && pe->st.ete.vissctlr == 0) {
+        if (!pe->cfg.ete.num_ac_pairs) {
+            pe->st.ete.victlr |= PMT_MASK(TRCVICTLR, SSSTATUS);
+            started = true;
+        }
+        return el_ok && started && event == 1 && pe->cfg.ete.num_rs_pairs;
+    }
     bool traced = viewinst(pe, start, &started) && el_ok;
     uint64_t addr = start; /* the latest instruction decided */
     for (;;) {

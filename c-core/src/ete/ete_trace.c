@@ -524,9 +524,10 @@ bool ete_trace_state_valid(const struct pmt_ete_trace *t)
 {
     const pmt_ete_pkt_encoder *e = &t->enc;
     const pmt_ete_pkt_config *c = &e->config;
-    const bool *bools[] = {&t->exc_pending, &t->exc_traced, &t->configured, &t->trigger_seen,
-                           &t->flush_requested, &e->on, &e->need_sync, &e->ctx_valid,
-                           &e->ts_valid, &c->cci, &c->cid, &c->vmid, &c->ts, &c->rs, &c->vmidopt};
+    const bool *bools[] = {
+        &t->exc_pending, &t->exc_traced, &t->configured, &t->trigger_seen, &t->flush_requested,
+        &e->on,          &e->need_sync,  &e->ctx_valid,  &e->ts_valid,     &c->cci,
+        &c->cid,         &c->vmid,       &c->ts,         &c->rs,           &c->vmidopt};
     for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
         if (!BYTE_OK(*bools[i]))
             return false;
