@@ -7,6 +7,7 @@
 #include "a64_program.h"
 
 #include <pmtrace/platform/a64_exec_log.h>
+#include <pmtrace/platform/opencsd_snapshot.h>
 #include <pmtrace/platform/trace_decoder.h>
 
 #include <gtest/gtest.h>
@@ -70,7 +71,11 @@ ete_registers registers_of(pmt_pe *pe)
     return r;
 }
 
-capture run_capture(const std::string &program)
+constexpr uint64_t trbsr_s = uint64_t{1} << 17, trbsr_wrap = uint64_t{1} << 20;
+
+// Runs `program` and decodes its capture: [buf, TRBPTR_EL1) or, once the buffer wrapped (a
+// buffer of `size` bytes, TRBSR_EL1.WRAP), all of it in time order from TRBPTR_EL1 on.
+capture run_capture(const std::string &program, uint64_t size = 0)
 {
     capture c;
     vp_config config;
@@ -81,7 +86,12 @@ capture run_capture(const std::string &program)
     const uint64_t end = c.r.x[25]; // TRBPTR_EL1 at the end (ete.inc)
     EXPECT_GE(end, buf);
     const uint8_t *ram = c.r.platform->ram.data() + (buf - pmtrace::platform::virt::ram_base);
-    c.bytes.assign(ram, ram + (end - buf));
+    if (c.r.x[24] & trbsr_wrap) {
+        const std::vector<uint8_t> whole(ram, ram + size);
+        EXPECT_EQ(trace_buffer_in_time_order(whole, end - buf, true, c.bytes), snapshot_status::ok);
+    } else {
+        c.bytes.assign(ram, ram + (end - buf));
+    }
     std::vector<memory_image> image{
         {pmtrace::test::a64_load_address,
          pmtrace::test::read_image(std::string(PMTRACE_A64_DIR) + "/" + program + ".bin")}};
@@ -217,4 +227,33 @@ TEST(A64Ete, TimestampsAreTheGenericCounter)
     const std::vector<executed> want =
         window(c, expand(*c.r.platform->a64->exec_log()), [](const executed &) { return true; });
     expect_same(c, want);
+}
+
+// Fill mode, a 4 KiB buffer and about 17 KiB of trace: the buffer full management event stops
+// collection (TRBSR_EL1.S, WRAP; TRBPTR_EL1 back at the base): the capture is the beginning of
+// the window, exactly.
+TEST(A64Ete, FillModeKeepsTheOldestTrace)
+{
+    const capture c = run_capture("ete_capture_full", 0x1000);
+    EXPECT_EQ(c.r.x[24] & (trbsr_s | trbsr_wrap), trbsr_s | trbsr_wrap);
+    const std::vector<executed> all =
+        window(c, expand(*c.r.platform->a64->exec_log()), [](const executed &) { return true; });
+    const size_t n = c.decoded.ranges.size();
+    ASSERT_GT(n, 1000u);
+    ASSERT_LT(n, all.size());
+    expect_same(c, std::vector<executed>(all.begin(), all.begin() + static_cast<long>(n)));
+}
+
+// Wrap mode: the buffer wraps and collection goes on (TRBSR_EL1.WRAP, S clear); in time order
+// from TRBPTR_EL1, decoded from its first A-Sync, it is the end of the window, exactly.
+TEST(A64Ete, WrapModeKeepsTheNewestTrace)
+{
+    const capture c = run_capture("ete_capture_wrap", 0x1000);
+    EXPECT_EQ(c.r.x[24] & (trbsr_s | trbsr_wrap), trbsr_wrap);
+    const std::vector<executed> all =
+        window(c, expand(*c.r.platform->a64->exec_log()), [](const executed &) { return true; });
+    const size_t n = c.decoded.ranges.size();
+    ASSERT_GT(n, 1000u);
+    ASSERT_LT(n, all.size());
+    expect_same(c, std::vector<executed>(all.end() - static_cast<long>(n), all.end()));
 }
