@@ -1,0 +1,61 @@
+/*
+ * ete.h - an ETE trace unit driver that behaves as Linux's coresight-etm4x does for an ETE with
+ * System register access (drivers/hwtracing/coresight/coresight-etm4x-core.c): probe
+ * (etm4_init_arch_data: ID_AA64DFR0_EL1.TraceVer, TRCDEVARCH, TRCIDR0-5), the enable sequence
+ * of a perf session (etm4_enable_hw: disable, wait for Idle, program, enable, wait for it to
+ * leave Idle) and the disable (etm4_disable_hw: clear TRCPRGCTLR.EN, wait for PMSTABLE).
+ *
+ * It writes only the registers TRCIDR says exist; a register access that fails is SW_EIO.
+ * The Trace Buffer Unit is the trbe driver's (TRFCR_EL1, which allows trace at EL0 and EL1, is
+ * written by the trbe driver's sw_trbe_write_trfcr, as the perf session does).
+ */
+#ifndef PMTRACE_SW_ETE_H
+#define PMTRACE_SW_ETE_H
+
+#include "../../hal/hal.h"
+#include "../../sw_errno.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sw_ete {
+    const hal *h;
+    uint64_t idr[6];      /* TRCIDR0-5 */
+    uint64_t devarch;     /* TRCDEVARCH */
+    unsigned nr_addr_cmp; /* TRCIDR4.NUMACPAIRS */
+    unsigned nr_resource; /* TRCIDR4.NUMRSPAIR + 1, 0 when NUMRSPAIR is 0 */
+    bool ts;              /* TRCIDR0.TSSIZE != 0: TRCTSCTLR exists */
+    bool cci;             /* TRCIDR0.TRCCCI: TRCCCCTLR exists */
+    bool bb;              /* TRCIDR0.TRCBB: TRCBBCTLR exists (with address comparators) */
+    unsigned ccitmin;     /* TRCIDR3.CCITMIN */
+    unsigned ns_ex_level; /* TRCIDR3.EXLEVEL_NS: the Non-secure ELs the unit can filter */
+    unsigned s_ex_level;  /* TRCIDR3.EXLEVEL_S: the Secure ones */
+    bool enabled;
+} sw_ete;
+
+/* A perf session's configuration (what etm4_parse_event_config makes of cs_etm// options). */
+typedef struct sw_ete_config {
+    uint8_t trace_id;     /* TRCTRACEIDR (CoreSight trace ID, 1..0x6F) */
+    bool exclude_user;    /* :k, no EL0 trace (TRCVICTLR.EXLEVEL_NS_EL0) */
+    bool exclude_kernel;  /* :u, no EL1 (and EL2) trace */
+    bool context_id;      /* contextid: TRCCONFIGR.CID */
+    bool timestamp;       /* timestamp: TRCCONFIGR.TS */
+    unsigned sync_period; /* TRCSYNCPR.PERIOD (Linux: 0xC, 4096 bytes); 0: Linux's */
+} sw_ete_config;
+
+/* Finds the trace unit: -SW_ENODEV when the PE has none with System register access (TraceVer
+ * 0) or TRCDEVARCH is not an ETE's. */
+int sw_ete_probe(sw_ete *e, const hal *h);
+/* etm4_enable_hw for `c`: SW_OK once TRCSTATR.IDLE is 0; -SW_EBUSY when the unit does not reach
+ * Idle first or does not leave it. */
+int sw_ete_enable(sw_ete *e, const sw_ete_config *c);
+/* etm4_disable_hw: TRCPRGCTLR.EN = 0 and TRCSTATR.PMSTABLE polled (the trace it generated is
+ * then output to the Trace Buffer Unit). */
+int sw_ete_disable(sw_ete *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
