@@ -55,7 +55,8 @@ SC_MODULE(trace_unit)
         pmt_pe_state s{};
         s.el = static_cast<uint8_t>(el);
         s.ss = ss;
-        s.el2_enabled = true;
+        s.el2_enabled = true; // EL2Enabled(): SCR_EL3.NS = 1 (checked at EL3)
+        s.scr_ns = true;
         state->set_pe_state(s);
     }
     void program(uint64_t base)

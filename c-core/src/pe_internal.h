@@ -63,6 +63,7 @@ struct pmt_trbe_regs {
     bool ptr_unpredictable; /* TRBPTR_EL1 holds a misaligned value software wrote that is not a
                                restart or fault value (RJWWWM, RMGZWR) */
     bool async_abort;       /* an External abort to report asynchronously (D6.5.5.4) */
+    bool disable_undrained; /* erratum_drain_after_disable: disabled, no TSB CSYNC since */
     uint8_t async_abort_stage;
     uint8_t buf[PMT_TRBE_MAX_UNIT];
 };
@@ -164,6 +165,8 @@ struct pmt_pe {
     bool trbe_irq_level, trbe_exc_take;
     uint8_t trbe_exc_el;
     bool trbe_in_flush_request, trbe_flush_deferred;
+    bool trbe_refused; /* a fault description from translate was refused (trbe_fault.c) */
+    bool trbe_wrapped; /* the write pointer wrapped in the current write (trbe_errata.c) */
 
     /* ETE trace unit: its inputs, what it did, and whether it is giving bytes to the Trace
      * Buffer Unit now (a flush the Trace Buffer Unit requests then waits: ete_trace.c). */
@@ -203,6 +206,7 @@ bool pmu_overflow_condition(const pmt_pe *pe, enum pmu_ovf_reason reason, bool r
 /* PMU Profiling exceptions (pmu_exception.c). */
 bool pmu_interrupt_enabled(const pmt_pe *pe);                      /* PMUInterruptEnabled */
 bool pmu_exception_enabled(const pmt_pe *pe, unsigned *target_el); /* PMUExceptionEnabled */
+const char *pmu_reserved_pmee_behaviour(pmt_reserved_pmee choice); /* for the log line */
 bool pmu_exception_masked(const pmt_pe *pe, unsigned target_el, unsigned from_el, bool pm,
                           bool halted);                /* PMUExceptionMasked */
 bool pmu_sync_mode(const pmt_pe *pe, unsigned idx);    /* counter idx is in synchronous mode */

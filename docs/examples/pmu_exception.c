@@ -21,7 +21,8 @@ static pmt_pe_state at(unsigned el, bool pm)
 {
     pmt_pe_state s = {0};
     s.el = (uint8_t)el;
-    s.el2_enabled = true;
+    s.el2_enabled = true; /* EL2Enabled(): SCR_EL3.NS = 1 ... */
+    s.scr_ns = true;      /* ... which the model checks at EL3 */
     s.pm = pm;
     return s;
 }

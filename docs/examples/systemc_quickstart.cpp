@@ -122,7 +122,8 @@ SC_MODULE(cpu)
         pmt_pe_state state{};
         state.el = static_cast<uint8_t>(el);
         state.ss = ss;
-        state.el2_enabled = true;
+        state.el2_enabled = true; // EL2Enabled(): SCR_EL3.NS = 1 (the model checks it at EL3)
+        state.scr_ns = true;
         pmu_state->set_pe_state(state, qk.get_local_time());
     }
 

@@ -362,6 +362,17 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         throw bad_argument{"--fault-level must be -2..3"};
     o.fault.fault.stage = static_cast<uint8_t>(r.fault_stage);
     o.fault.fault.level = static_cast<int8_t>(r.fault_level);
+    // What each fault kind needs (pmt_trbe.h; the model refuses anything else): GPF and GPC
+    // faults have no level, a GPF not on a walk is stage 1, Access flag and Permission faults
+    // have levels 0..3.
+    const pmt_trbe_fault_kind kind = o.fault.fault.kind;
+    if (kind == PMT_TRBE_FAULT_GPF || kind == PMT_TRBE_FAULT_GPC)
+        o.fault.fault.level = 0;
+    if (kind == PMT_TRBE_FAULT_GPF && r.fault_stage != 1)
+        throw bad_argument{"--fault gpf is a stage 1 fault (a GPF not on a walk, RFSPBK)"};
+    if ((kind == PMT_TRBE_FAULT_ACCESS_FLAG || kind == PMT_TRBE_FAULT_PERMISSION) &&
+        r.fault_level < 0)
+        throw bad_argument{"--fault-level must be 0..3 for this fault"};
     o.fault.address = r.fault_address.empty() ? o.buffer_base + 0x1000
                                               : parse_size("fault-address", r.fault_address);
     if (o.fault.address & 0xFFF)

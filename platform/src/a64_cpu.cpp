@@ -229,17 +229,19 @@ uint64_t a64_cpu::scr_el3_value()
 }
 
 // The Security state follows SCR_EL3.NS below EL3 (EL3 is Secure); EL2 is enabled in it when
-// implemented and, in Secure state, when SCR_EL3.EEL2 is 1 (EL2Enabled()).
+// implemented and SCR_EL3.NS is 1 (EL2Enabled() without FEAT_SEL2).
 pmt_pe_state a64_cpu::pe_state_for(unsigned el)
 {
     const uint64_t scr = scr_el3_value();
     pmt_pe_state s{};
     s.el = static_cast<uint8_t>(el);
     s.scr_ns = (scr & scr_ns) != 0;
-    s.scr_eel2 = (scr & scr_eel2) != 0;
+    // The platform's PE has no FEAT_SEL2 (the PE model is made without have_sel2): EEL2 is
+    // RES0 for it, and the model refuses a state whose el2_enabled disagrees with SCR_EL3.
+    s.scr_eel2 = false;
     s.scr_ea = (scr & scr_ea) != 0;
     s.ss = el == 3 || !s.scr_ns ? PMT_SS_SECURE : PMT_SS_NONSECURE;
-    s.el2_enabled = config_.have_el2 && (s.scr_ns || s.scr_eel2);
+    s.el2_enabled = config_.have_el2 && s.scr_ns;
     s.pm = pm_;
     if (config_.have_el2 && engine_) {
         const uint64_t hcr = get(*engine_, hcr_el2);

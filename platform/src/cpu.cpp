@@ -132,6 +132,7 @@ void cpu::boot_firmware()
         s.el = 3;
         s.ss = PMT_SS_SECURE;
         s.scr_ns = true;
+        s.el2_enabled = config_.have_el2; // EL2Enabled(): SCR_EL3.NS = 1
         (void)state->set_pe_state(s, t);
         (void)sysreg->write_sysreg(
             to_pmt(HAL_MDCR_EL3),

@@ -721,6 +721,7 @@ static void firmware(hal_core *hc)
         s.el = 3;
         s.ss = p->have_rme ? PMT_SS_ROOT : PMT_SS_SECURE;
         s.scr_ns = true;
+        s.el2_enabled = p->have_el2; /* EL2Enabled(): SCR_EL3.NS = 1 */
         (void)pmt_pe_set_state(hc->pe, &s);
         firmware_write(hc, HAL_MDCR_EL3,
                        hal_firmware_mdcr_el3(p->pmu_version >= PMT_PMUV3P9, p->trbe.feat_trbe,

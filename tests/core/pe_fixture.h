@@ -71,13 +71,24 @@ class PeTest : public ::testing::Test
         make();
     }
 
+    // The PE at `el` in `ss`, with EL2 enabled there when asked and possible. SCR_EL3 is what
+    // makes that so (the model refuses a state whose el2_enabled contradicts SCR_EL3): NS at EL3
+    // says whether EL2 is enabled, EEL2 enables Secure EL2 (with FEAT_SEL2 only); at EL3 the
+    // Security state is Root with FEAT_RME, else Secure; without EL3 EL2 is always enabled.
     void at(unsigned el, pmt_security ss = PMT_SS_NONSECURE, bool el2_enabled = true,
             bool tge = false)
     {
         pmt_pe_state s{};
         s.el = static_cast<uint8_t>(el);
         s.ss = ss;
-        s.el2_enabled = el2_enabled && cfg.have_el2;
+        if (el == 3)
+            s.ss = cfg.have_rme ? PMT_SS_ROOT : PMT_SS_SECURE;
+        bool secure = el < 3 && ss == PMT_SS_SECURE;
+        s.el2_enabled =
+            cfg.have_el2 && (!cfg.have_el3 || (el2_enabled && (!secure || cfg.have_sel2)));
+        s.scr_ns = el == 3 ? s.el2_enabled : !secure;
+        s.scr_nse = el < 3 && ss == PMT_SS_REALM;
+        s.scr_eel2 = secure && s.el2_enabled;
         s.hcr_tge = tge;
         ASSERT_EQ(pmt_pe_set_state(pe, &s), PMT_OK);
     }

@@ -33,6 +33,7 @@ class Ebep : public PeTest
         s.el = static_cast<uint8_t>(el);
         s.ss = el == 3 ? PMT_SS_SECURE : PMT_SS_NONSECURE;
         s.el2_enabled = true; // EL2Enabled(): SCR_EL3.NS is 1, also at EL3
+        s.scr_ns = true;
         s.hcr_tge = tge;
         s.pm = pm;
         ASSERT_EQ(pmt_pe_set_state(pe, &s), PMT_OK);
@@ -372,6 +373,93 @@ TEST_F(Ebep, EffectivePmee_ReservedMdcrValueIsLogged)
     for (const std::string &l : log_lines)
         named = named || l.find("MDCR_EL2.PMEE") != std::string::npos;
     EXPECT_TRUE(named);
+}
+
+// Unpredictable_RESPMEE (EffectivePMEE), each permitted behaviour as a config option
+// (docs/choices.md): a reserved PMEE value behaves as Constraint_DISABLED or as the non-reserved
+// value the option names; the write is logged naming the option.
+TEST_F(Ebep, EffectivePmee_ReservedPmecrValueOptions)
+{
+    struct Case {
+        pmt_reserved_pmee option;
+        bool exception, irq;
+    } cases[] = {
+        {PMT_RESPMEE_DISABLED, false, false},
+        {PMT_RESPMEE_AS_00, false, true},
+        {PMT_RESPMEE_AS_11, true, false},
+    };
+    for (const Case &c : cases)
+        for (unsigned v : {1u, 2u}) {
+            SCOPED_TRACE(testing::Message() << "option " << c.option << " PMECR_EL1.PMEE " << v);
+            cfg.reserved_pmecr_pmee = c.option;
+            remake();
+            log_lines.clear();
+            controls(1, 1, v, 1);
+            at_el(0, false, false);
+            pmt_pmu_exception_state st = state();
+            EXPECT_EQ(st.enabled, c.exception);
+            EXPECT_EQ(st.irq_enabled, c.irq);
+            bool named = false;
+            for (const std::string &l : log_lines)
+                named = named || (l.find("Unpredictable_RESPMEE") != std::string::npos &&
+                                  l.find("reserved_pmecr_pmee") != std::string::npos);
+            EXPECT_TRUE(named);
+        }
+}
+
+// PMECR_EL1.PMEE has no 0b01 meaning to fall back on: the option is refused at create.
+TEST_F(Ebep, EffectivePmee_PmecrCannotBehaveAsDefer)
+{
+    pmt_pe_config c = cfg;
+    c.reserved_pmecr_pmee = PMT_RESPMEE_AS_01;
+    EXPECT_EQ(pmt_pe_create(&c, nullptr), nullptr);
+    c.reserved_pmecr_pmee = static_cast<pmt_reserved_pmee>(7);
+    EXPECT_EQ(pmt_pe_create(&c, nullptr), nullptr);
+}
+
+// MDCR_EL2.PMEE = 0b10 and MDCR_EL3.PMEE = 0b10 with each option: as 0b01 the next control
+// decides (PMECR_EL1.PMEE = 0b11: the exception, to EL1); as 0b00 PMUIRQ; as 0b11 the exception
+// to that EL; Constraint_DISABLED neither.
+TEST_F(Ebep, EffectivePmee_ReservedMdcrValueOptions)
+{
+    struct Case {
+        pmt_reserved_pmee option;
+        bool exception, irq;
+        unsigned target; // when exception
+    };
+    for (unsigned el : {2u, 3u}) {
+        Case cases[] = {
+            {PMT_RESPMEE_DISABLED, false, false, 0},
+            {PMT_RESPMEE_AS_00, false, true, 0},
+            {PMT_RESPMEE_AS_01, true, false, 1},
+            {PMT_RESPMEE_AS_11, true, false, el},
+        };
+        for (const Case &c : cases) {
+            SCOPED_TRACE(testing::Message() << "MDCR_EL" << el << " option " << c.option);
+            (el == 2 ? cfg.reserved_mdcr_el2_pmee : cfg.reserved_mdcr_el3_pmee) = c.option;
+            remake();
+            log_lines.clear();
+            if (el == 2)
+                controls(1, 2, 3, 1);
+            else
+                controls(2, 1, 3, 1);
+            at_el(0, false, false);
+            pmt_pmu_exception_state st = state();
+            EXPECT_EQ(st.enabled, c.exception);
+            EXPECT_EQ(st.irq_enabled, c.irq);
+            if (c.exception) {
+                EXPECT_EQ(st.target_el, c.target);
+            }
+            bool named = false;
+            std::string field = "MDCR_EL" + std::to_string(el) + ".PMEE";
+            for (const std::string &l : log_lines)
+                named = named || (l.find(field) != std::string::npos &&
+                                  l.find("Unpredictable_RESPMEE") != std::string::npos);
+            EXPECT_TRUE(named);
+            cfg.reserved_mdcr_el2_pmee = PMT_RESPMEE_DISABLED;
+            cfg.reserved_mdcr_el3_pmee = PMT_RESPMEE_DISABLED;
+        }
+    }
 }
 
 // PMECR_EL1 (D24.5.9): UNDEFINED at EL0; MDCR_EL2.TPM traps EL1 to EL2; MDCR_EL3.EnPM2 = 0 and

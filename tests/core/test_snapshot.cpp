@@ -282,6 +282,23 @@ TEST_F(SnapshotTable, TableD13_10_Row4_PmecrSse10_Prohibited)
     check(kLower, kLower, kProhib, Capture::Prohibited);
 }
 
+// Unpredictable_RESPMSSE: PMECR_EL1.SSE = 0b01 behaves as the reserved_pmecr_sse option says:
+// Constraint_DISABLED (0b00), or the non-reserved 0b10 or 0b11 (docs/choices.md); the write is
+// logged naming the option.
+TEST_F(SnapshotTable, ReservedPmecrSse01_EachOption)
+{
+    check(kLower, kLower, 1, Capture::Disabled); // the default
+    cfg.reserved_pmecr_sse = PMT_RESPMSSE_AS_10;
+    check(kLower, kLower, 1, Capture::Prohibited);
+    cfg.reserved_pmecr_sse = PMT_RESPMSSE_AS_11;
+    check(kLower, kLower, 1, Capture::Allowed);
+    bool named = false;
+    for (const std::string &l : log_lines)
+        named = named || (l.find("Unpredictable_RESPMSSE") != std::string::npos &&
+                          l.find("reserved_pmecr_sse") != std::string::npos);
+    EXPECT_TRUE(named);
+}
+
 TEST_F(SnapshotTable, TableD13_10_Row5_PmecrSse11_Allowed)
 {
     // RTSYTY: {0b01, 0b01, 0b11}.

@@ -54,7 +54,6 @@ TEST_F(TrbeFaults, RQKLXR_RFSPBK_EachFaultKindAndItsSyndrome)
         {PMT_TRBE_FAULT_EXTERNAL_WALK, 2, -1, 0x25, 0x13},
         {PMT_TRBE_FAULT_EXTERNAL_WALK, 1, -2, 0x24, 0x12},
         {PMT_TRBE_FAULT_GPF, 1, 0, 0x24, 0x28},
-        {PMT_TRBE_FAULT_GPF, 2, 0, 0x24, 0x28}, // a GPF not on a walk is a stage 1 abort
         {PMT_TRBE_FAULT_GPF_WALK, 1, 1, 0x24, 0x25},
         {PMT_TRBE_FAULT_GPF_WALK, 2, -1, 0x25, 0x23},
         {PMT_TRBE_FAULT_GPF_WALK, 2, -2, 0x25, 0x22},
@@ -110,9 +109,7 @@ TEST_F(TrbeFaults, RLYHGV_RYCPZX_PermissionFaultFlagsInMss2)
     // Other stage 2 faults record 0.
     faults.clear();
     remake_trbe();
-    f = fault(PMT_TRBE_FAULT_TRANSLATION, 2, 3);
-    f.toplevel = true;
-    fault_on_page2(f);
+    fault_on_page2(fault(PMT_TRBE_FAULT_TRANSLATION, 2, 3));
     run();
     EXPECT_EQ(TRBSR_F(sr(), MSS2), 0u);
 }
@@ -149,8 +146,8 @@ TEST_F(TrbeFaults, ICRSGP_SoftwareFixesTheFaultAndRestarts)
     EXPECT_EQ(sr(), 0u);
 }
 
-// RQKLXR: in External mode only Granule Protection Check faults exist; other MMU faults the
-// platform reports are ignored (with a log line).
+// RQKLXR: in External mode only Granule Protection Check faults exist; another MMU fault the
+// platform reports is a description the model refuses (pmt_trbe.h): not written, no event.
 TEST_F(TrbeFaults, RQKLXR_ExternalModeHasOnlyGpcFaults)
 {
     cfg.trbe.feat_trbe_ext = true;
@@ -164,10 +161,13 @@ TEST_F(TrbeFaults, RQKLXR_ExternalModeHasOnlyGpcFaults)
     wr_el3(PMT_REG_TRBMAR_EL1, PMT_PUT(TRBMAR, PAS, 1));
     program(BASE, LIMIT, BASE, PMT_TRBLIMITR_FM_WRAP, PMT_TRBLIMITR_TM_IGNORE,
             PMT_MASK(TRBLIMITR, XE));
-    trace(0x1800);
+    std::vector<uint8_t> b = next_bytes(0x1800);
+    EXPECT_EQ(pmt_trbe_trace(pe, b.data(), b.size(), nullptr), PMT_ERR_ARG);
     EXPECT_TRUE(logged("RQKLXR"));
     EXPECT_EQ(sr(), 0u);
-    EXPECT_TRUE(holds(PAGE2, 0x1000, 0x800));
+    EXPECT_TRUE(holds(BASE, 0, 0x1000));
+    EXPECT_TRUE(untouched(PAGE2, 0x800));
+    EXPECT_EQ(ptr(), BASE + 0x1800);
     ASSERT_FALSE(regimes.empty());
     EXPECT_TRUE(regimes.back().external);
     EXPECT_EQ(regimes.back().ss, PMT_SS_NONSECURE);
@@ -176,6 +176,57 @@ TEST_F(TrbeFaults, RQKLXR_ExternalModeHasOnlyGpcFaults)
     wr(PMT_REG_TRBPTR_EL1, BASE);
     trace(0x1800);
     EXPECT_EQ(TRBSR_F(sr(), EC), PMT_TRBSR_EC_GPC);
+}
+
+// pmt_trbe.h "What each fault kind needs": a fault description that is incomplete or
+// contradictory is refused, never turned into another fault: TRBSR_ELx is unchanged, the page is
+// not written, TRBPTR_EL1 advances as after an ignored External abort (D6.5.5.1), the call
+// returns PMT_ERR_ARG and one log line names what is wrong.
+TEST_F(TrbeFaults, RefusesAFaultDescriptionThatIsIncompleteOrContradictory)
+{
+    struct Case {
+        pmt_trbe_fault f;
+        const char *why;
+    } cases[] = {
+        {{PMT_TRBE_FAULT_GPC, 0, 0, false, false, false, false}, "stage must be 1 or 2"},
+        {{PMT_TRBE_FAULT_GPF, 0, 0, false, false, false, false}, "stage must be 1 or 2"},
+        {{PMT_TRBE_FAULT_GPF_WALK, 3, 1, false, false, false, false}, "stage must be 1 or 2"},
+        {{PMT_TRBE_FAULT_PERMISSION, 0, 0, false, false, false, false}, "stage must be 1 or 2"},
+        {{PMT_TRBE_FAULT_NONE, 1, 3, false, false, false, false}, "other fault fields"},
+        {{PMT_TRBE_FAULT_NONE, 0, 0, false, false, true, false}, "other fault fields"},
+        {{static_cast<pmt_trbe_fault_kind>(99), 1, 3, false, false, false, false},
+         "not a pmt_trbe_fault_kind"},
+        {{PMT_TRBE_FAULT_TRANSLATION, 1, 4, false, false, false, false}, "level -2..3"},
+        {{PMT_TRBE_FAULT_ACCESS_FLAG, 1, -1, false, false, false, false}, "level 0..3"},
+        {{PMT_TRBE_FAULT_TLB_CONFLICT, 1, 2, false, false, false, false}, "has no level"},
+        {{PMT_TRBE_FAULT_GPF, 2, 0, false, false, false, false}, "RFSPBK"},
+        {{PMT_TRBE_FAULT_TRANSLATION, 2, 3, true, false, false, false}, "Permission fault"},
+        {{PMT_TRBE_FAULT_PERMISSION, 1, 3, true, false, false, false}, "RLYHGV"},
+        {{PMT_TRBE_FAULT_PERMISSION, 1, 3, false, true, false, false}, "RYCPZX"},
+    };
+    cfg.have_rme = true;
+    for (const Case &c : cases) {
+        SCOPED_TRACE(c.why);
+        faults.clear();
+        remake_trbe();
+        log_lines.clear();
+        std::fill(ram.begin(), ram.end(), 0xEE);
+        stream_pos = 0;
+        fault_on_page2(c.f);
+        program(BASE, LIMIT, BASE, PMT_TRBLIMITR_FM_WRAP, PMT_TRBLIMITR_TM_IGNORE);
+        std::vector<uint8_t> b = next_bytes(0x1800);
+        size_t accepted = 0;
+        EXPECT_EQ(pmt_trbe_trace(pe, b.data(), b.size(), &accepted), PMT_ERR_ARG);
+        EXPECT_EQ(accepted, b.size());
+        EXPECT_TRUE(logged(c.why));
+        EXPECT_TRUE(logged("refuses"));
+        EXPECT_EQ(sr(), 0u); // no event of any kind
+        EXPECT_TRUE(status().running);
+        EXPECT_TRUE(holds(BASE, 0, 0x1000));
+        EXPECT_TRUE(untouched(PAGE2, 0x800));
+        EXPECT_EQ(ptr(), BASE + 0x1800);
+        EXPECT_EQ(serrors, 0);
+    }
 }
 
 // RFYBCG: trace buffer writes never generate watchpoints (nor any Data Abort, IDTKGB): a fault
@@ -410,17 +461,27 @@ TEST_F(TrbeFaults, RGTMJD_LaterAsynchronousEventsDoNotReplaceTheFirst)
     EXPECT_EQ(TRBSR_F(s, MSS), PMT_TRBSR_BSC_FULL);
 }
 
-// RLYHGV, RYCPZX: TopLevel and AssuredOnly are stage 2 Permission fault information; for a
-// stage 1 Permission fault TRBSR_EL1.MSS2 keeps them 0 (D24.4.7: RES0 unless EC 0x25).
+// RLYHGV, RYCPZX: TopLevel and AssuredOnly are stage 2 Permission fault information (D24.4.7:
+// RES0 unless EC 0x25); a stage 1 Permission fault records Overlay and DirtyBit only, and one
+// that claims TopLevel or AssuredOnly is refused.
 TEST_F(TrbeFaults, RYCPZX_Stage1PermissionFaultLeavesTopLevelAndAssuredOnlyZero)
 {
     make_trbe();
-    pmt_trbe_fault f{PMT_TRBE_FAULT_PERMISSION, 1, 3, true, true, false, false};
+    pmt_trbe_fault f{PMT_TRBE_FAULT_PERMISSION, 1, 3, false, false, true, true};
     faults.push_back({BASE, LIMIT, f});
     program_fill();
     trace(64);
     EXPECT_EQ(TRBSR_F(sr(), EC), PMT_TRBSR_EC_STAGE1_ABORT);
-    EXPECT_EQ(TRBSR_F(sr(), MSS2), 0u);
+    EXPECT_EQ(TRBSR_F(sr(), MSS2), (1u << 6) | (1u << 5)); // Overlay, DirtyBit only
+    // A stage 1 fault that claims TopLevel or AssuredOnly contradicts itself: refused
+    // (pmt_trbe.h), not recorded with the flags dropped.
+    remake_trbe();
+    faults.clear();
+    faults.push_back({BASE, LIMIT, {PMT_TRBE_FAULT_PERMISSION, 1, 3, true, true, false, false}});
+    program_fill();
+    std::vector<uint8_t> b = next_bytes(64);
+    EXPECT_EQ(pmt_trbe_trace(pe, b.data(), b.size(), nullptr), PMT_ERR_ARG);
+    EXPECT_EQ(sr(), 0u);
 }
 
 } // namespace

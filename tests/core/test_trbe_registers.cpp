@@ -265,10 +265,44 @@ TEST_F(TrbeRegs, El1AccessTrapsToEl2WhenMdcrEl2E2tbIsX0)
     wr_el(2, PMT_REG_MDCR_EL2, PMT_PUT(MDCR_EL2, E2TB, 1) | PMT_PUT(MDCR_EL2, HPMN, 6));
     EXPECT_EQ(rd_at(PMT_REG_TRBPTR_EL1), PMT_ACCESS_OK);
     EXPECT_TRUE(logged("E2TB = 0b01 is reserved"));
-    // With EL2 disabled in the current Security state, E2TB does not trap.
+    // With EL2 disabled in the current Security state (Secure, without Secure EL2), E2TB does
+    // not trap; the buffer is given to Secure state so that MDCR_EL3.NSTB does not trap either.
     wr_el(2, PMT_REG_MDCR_EL2, PMT_PUT(MDCR_EL2, HPMN, 6));
-    go(1, PMT_SS_NONSECURE, false);
+    wr_el3(PMT_REG_MDCR_EL3, PMT_PUT(MDCR_EL3, NSTB, 1));
+    go(1, PMT_SS_SECURE, false);
     EXPECT_EQ(rd_at(PMT_REG_TRBPTR_EL1), PMT_ACCESS_OK);
+}
+
+// MDCR_EL2.E2TB = 0b01 is reserved: it behaves as the non-reserved value trbe.reserved_e2tb
+// names (docs/choices.md): the EL1 trap and the owning Exception level follow it; the write is
+// logged.
+TEST_F(TrbeRegs, ReservedE2tb01_EachOption)
+{
+    struct Case {
+        pmt_reserved_e2tb option;
+        pmt_access el1_access;
+        unsigned owner_el;
+    } cases[] = {
+        {PMT_RESE2TB_AS_11, PMT_ACCESS_OK, 1},
+        {PMT_RESE2TB_AS_10, PMT_ACCESS_TRAP_EL2, 1},
+        {PMT_RESE2TB_AS_00, PMT_ACCESS_TRAP_EL2, 2},
+    };
+    for (const Case &c : cases) {
+        SCOPED_TRACE(testing::Message() << "option " << c.option);
+        cfg.trbe.reserved_e2tb = c.option;
+        remake_trbe();
+        log_lines.clear();
+        wr_el(2, PMT_REG_MDCR_EL2, PMT_PUT(MDCR_EL2, E2TB, 1) | PMT_PUT(MDCR_EL2, HPMN, 6));
+        EXPECT_EQ(rd_at(PMT_REG_TRBPTR_EL1), c.el1_access);
+        pmt_trbe_status st{};
+        ASSERT_EQ(pmt_trbe_get_status(pe, &st), PMT_OK);
+        EXPECT_EQ(st.owner.el, c.owner_el);
+        EXPECT_TRUE(logged("E2TB = 0b01 is reserved"));
+        EXPECT_TRUE(logged("trbe.reserved_e2tb"));
+    }
+    cfg.trbe.reserved_e2tb = static_cast<pmt_reserved_e2tb>(3);
+    trbe_config();
+    EXPECT_EQ(pmt_pe_create(&cfg, nullptr), nullptr);
 }
 
 TEST_F(TrbeRegs, El1AndEl2AccessTrapsToEl3ByMdcrEl3Nstb)

@@ -540,6 +540,44 @@ TEST_F(TrbeException, RVSCDV_TrbirqEnableConditions)
     EXPECT_FALSE(pmt_trbe_irq_level(pe));
 }
 
+// EffectiveTRFCR_EL1_EE, Unpredictable_RESTRFEE: without FEAT_NV, TRFCR_EL1.EE = 0b01 and 0b10
+// behave as trbe.reserved_trfcr_ee says (docs/choices.md); TRBIRQ is enabled exactly when the
+// Effective value is 0b00 (RVSCDV). With FEAT_NV they behave as ee<0> = ee<1>, and no other
+// option is accepted.
+TEST_F(TrbeException, ReservedTrfcrEl1Ee_EachOption)
+{
+    struct Case {
+        pmt_reserved_trfcr_ee option;
+        bool irq_for_01, irq_for_10;
+    } cases[] = {
+        {PMT_RESTRFEE_AS_EE1, true, false},
+        {PMT_RESTRFEE_DISABLED, true, true},
+        {PMT_RESTRFEE_AS_11, false, false},
+    };
+    for (const Case &c : cases) {
+        SCOPED_TRACE(testing::Message() << "option " << c.option);
+        cfg.trbe.reserved_trfcr_ee = c.option;
+        remake_trbe();
+        log_lines.clear();
+        row(1, 1, 1, 0, 1, 0);
+        EXPECT_EQ(pmt_trbe_irq_level(pe), c.irq_for_01);
+        row(1, 1, 1, 0, 2, 0);
+        EXPECT_EQ(pmt_trbe_irq_level(pe), c.irq_for_10);
+        EXPECT_TRUE(logged("Unpredictable_RESTRFEE"));
+    }
+    cfg.trbe.reserved_trfcr_ee = PMT_RESTRFEE_AS_EE1;
+    cfg.feat_nv = true;
+    remake_trbe();
+    log_lines.clear();
+    row(1, 1, 1, 0, 2, 0);
+    EXPECT_FALSE(pmt_trbe_irq_level(pe));
+    EXPECT_TRUE(logged("with FEAT_NV"));
+    EXPECT_FALSE(logged("Unpredictable_RESTRFEE"));
+    pmt_pe_config c = cfg;
+    c.trbe.reserved_trfcr_ee = PMT_RESTRFEE_DISABLED;
+    EXPECT_EQ(pmt_pe_create(&c, nullptr), nullptr);
+}
+
 // RTPPCF: TRBIRQ is signalled by the PE that implements the Trace Buffer Unit: each pmt_pe has
 // its own.
 TEST_F(TrbeException, RTPPCF_EachPeHasItsOwnTrbirq)

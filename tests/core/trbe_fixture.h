@@ -158,12 +158,18 @@ class TrbeTest : public PeTest
         f(s);
         ASSERT_EQ(pmt_pe_set_state(pe, &s), PMT_OK);
     }
+    // The PE at `el` in `ss` below EL3. EL2 is enabled as EL2Enabled() says (the model refuses
+    // a state that contradicts SCR_EL3): always in Non-secure and Realm state, in Secure state
+    // when asked and FEAT_SEL2 exists (SCR_EL3.EEL2 is set or cleared to match).
     void go(unsigned el, pmt_security ss = PMT_SS_NONSECURE, bool el2_enabled = true)
     {
         state([&](pmt_pe_state &s) {
             s.el = static_cast<uint8_t>(el);
             s.ss = ss;
-            s.el2_enabled = el2_enabled && cfg.have_el2;
+            bool secure = ss == PMT_SS_SECURE;
+            if (secure && cfg.have_el3)
+                s.scr_eel2 = el2_enabled && cfg.have_el2 && cfg.have_sel2;
+            s.el2_enabled = cfg.have_el2 && (!cfg.have_el3 || !secure || s.scr_eel2);
         });
     }
 
@@ -178,6 +184,7 @@ class TrbeTest : public PeTest
                 s.scr_ns = saved.ss == PMT_SS_NONSECURE || saved.ss == PMT_SS_REALM;
                 s.scr_nse = saved.ss == PMT_SS_REALM;
                 s.ss = cfg.have_rme ? PMT_SS_ROOT : PMT_SS_SECURE;
+                s.el2_enabled = cfg.have_el2 && (s.scr_ns || (cfg.have_sel2 && s.scr_eel2));
             }
         });
         f();

@@ -61,8 +61,9 @@ class SwTest : public ::testing::Test
         pmt_pe_state saved = pmt_pe_get_state(pe());
         pmt_pe_state s{};
         s.el = 3;
-        s.ss = PMT_SS_SECURE;
+        s.ss = pmt_pe_get_config(pe())->have_rme ? PMT_SS_ROOT : PMT_SS_SECURE;
         s.scr_ns = true;
+        s.el2_enabled = pmt_pe_get_config(pe())->have_el2; // EL2Enabled(): SCR_EL3.NS = 1
         EXPECT_EQ(pmt_pe_set_state(pe(), &s), PMT_OK);
         uint64_t v = 0;
         EXPECT_EQ(pmt_pe_sysreg_read(pe(), to_pmt(reg), &v), PMT_ACCESS_OK);
@@ -74,9 +75,11 @@ class SwTest : public ::testing::Test
         pmt_pe_state saved = pmt_pe_get_state(pe());
         pmt_pe_state s{};
         s.el = static_cast<uint8_t>(el);
-        s.ss = el == 3 ? PMT_SS_SECURE : PMT_SS_NONSECURE;
+        s.ss = el != 3                             ? PMT_SS_NONSECURE
+               : pmt_pe_get_config(pe())->have_rme ? PMT_SS_ROOT
+                                                   : PMT_SS_SECURE;
         s.scr_ns = true;
-        s.el2_enabled = el == 2;
+        s.el2_enabled = pmt_pe_get_config(pe())->have_el2; // EL2Enabled(): SCR_EL3.NS = 1
         EXPECT_EQ(pmt_pe_set_state(pe(), &s), PMT_OK);
         EXPECT_EQ(pmt_pe_sysreg_write(pe(), to_pmt(reg), v), PMT_ACCESS_OK);
         EXPECT_EQ(pmt_pe_set_state(pe(), &saved), PMT_OK);

@@ -354,4 +354,35 @@ TEST_F(TrbeDriver, UpdateBufferDrainsThePartialUnit)
     EXPECT_FALSE(sw_trbe_is_enabled(&trbe));
 }
 
+// The drain-after-disable erratum (pmt_trbe_config.erratum_drain_after_disable, Cortex-A510
+// erratum 2064142): trbe_reset_local drains and then disables; on an affected unit the writes
+// that follow the disable are ignored unless the driver drains after disabling too
+// (TRBE_NEEDS_DRAIN_AFTER_DISABLE). Without the workaround the reset leaves TRBPTR_EL1 as it was.
+TEST_F(TrbeDriver, DrainAfterDisableErratumWithoutTheWorkaround)
+{
+    cfg.pe.trbe.erratum_drain_after_disable = true;
+    bring_up();
+    enable();
+    trace(0x100);
+    log_expected = true;
+    ASSERT_EQ(sw_trbe_reset_local(&trbe), SW_OK);
+    EXPECT_EQ(peek(HAL_TRBPTR_EL1), BUF + 0x100); // the reset's writes were ignored
+    bool named = false;
+    for (const std::string &l : log_lines)
+        named = named || l.find("ARM64_WORKAROUND_2064142") != std::string::npos;
+    EXPECT_TRUE(named);
+}
+
+TEST_F(TrbeDriver, DrainAfterDisableErratumWithTheWorkaround)
+{
+    cfg.pe.trbe.erratum_drain_after_disable = true;
+    bring_up();
+    trbe.erratum_drain_after_disable = true;
+    enable();
+    trace(0x100);
+    ASSERT_EQ(sw_trbe_reset_local(&trbe), SW_OK);
+    EXPECT_EQ(peek(HAL_TRBPTR_EL1), 0u);
+    EXPECT_EQ(peek(HAL_TRBLIMITR_EL1), 0u);
+}
+
 } // namespace

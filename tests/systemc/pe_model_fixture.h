@@ -155,6 +155,7 @@ inline pmt_pe_state el1_ns()
     s.el = 1;
     s.ss = PMT_SS_NONSECURE;
     s.el2_enabled = true;
+    s.scr_ns = true; // EL2Enabled() at EL3 too (the model checks el2_enabled against it)
     return s;
 }
 

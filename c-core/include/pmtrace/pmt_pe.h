@@ -55,6 +55,23 @@ typedef enum pmt_sync_values {
 
 #define PMT_MAX_SYNC_EVENT_LIST 16
 
+/* Unpredictable_RESPMEE (EffectivePMEE): what a reserved PMEE value behaves as. Each is a
+ * behaviour the architecture permits: Constraint_DISABLED, or Constraint_UNKNOWN with a
+ * non-reserved value. */
+typedef enum pmt_reserved_pmee {
+    PMT_RESPMEE_DISABLED = 0, /* default: neither the PMU Profiling exception nor PMUIRQ */
+    PMT_RESPMEE_AS_00 = 1,    /* as 0b00: PMUIRQ, no exception */
+    PMT_RESPMEE_AS_01 = 2,    /* as 0b01: the next lower control decides (MDCR_ELx only) */
+    PMT_RESPMEE_AS_11 = 3     /* as 0b11: the exception, no PMUIRQ */
+} pmt_reserved_pmee;
+
+/* Unpredictable_RESPMSSE (PMUCaptureEventEnabled): what PMECR_EL1.SSE = 0b01 behaves as. */
+typedef enum pmt_reserved_sse {
+    PMT_RESPMSSE_DISABLED = 0, /* default: Constraint_DISABLED, as 0b00 (Capture disabled) */
+    PMT_RESPMSSE_AS_10 = 1,    /* Constraint_UNKNOWN 0b10: enabled and prohibited */
+    PMT_RESPMSSE_AS_11 = 2     /* Constraint_UNKNOWN 0b11: enabled and allowed */
+} pmt_reserved_sse;
+
 /* The layout of the external (memory-mapped) PMU frame, I5.2. */
 typedef enum pmt_ext_layout {
     PMT_EXT32 = 0, /* FEAT_PMUv3_EXT32: 32-bit registers, PMDEVARCH.ARCHPART 0xA16 */
@@ -112,6 +129,16 @@ typedef struct pmt_pe_config {
     uint8_t revision;          /* PMPIDR2.REVISION; default 0 */
     bool chain_across_ranges;  /* Unpredictable_COUNT_CHAIN: does an even counter in one range
                                   chain into an odd counter in the next? default false */
+
+    /* Reserved values software can program (CONSTRAINED UNPREDICTABLE, docs/choices.md); the
+     * model logs each such write naming the rule. */
+    pmt_reserved_pmee reserved_pmecr_pmee;    /* PMECR_EL1.PMEE = 0b01 or 0b10 (not AS_01) */
+    pmt_reserved_pmee reserved_mdcr_el2_pmee; /* MDCR_EL2.PMEE = 0b10 */
+    pmt_reserved_pmee reserved_mdcr_el3_pmee; /* MDCR_EL3.PMEE = 0b10 */
+    pmt_reserved_sse reserved_pmecr_sse;      /* PMECR_EL1.SSE = 0b01 */
+    bool feat_nv; /* FEAT_NV, as far as the model's registers depend on it: TRFCR_EL1.EE 0b01 and
+                     0b10 behave as ee<0> = ee<1> (EffectiveTRFCR_EL1_EE), which
+                     trbe.reserved_trfcr_ee must then be; its traps are the CPU's */
 
     /* FEAT_EBEP, FEAT_SEBEP (docs/pmu.md "PMU Profiling exceptions"). */
     pmt_sync_events sync_events; /* default PMT_SYNC_EVENTS_RECOMMENDED */

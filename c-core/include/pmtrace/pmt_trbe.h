@@ -35,6 +35,23 @@ typedef enum pmt_trbe_ext_abort {
                                     faulting address; pmt_trbe_external_abort() reports one too */
 } pmt_trbe_ext_abort;
 
+/* What MDCR_EL2.E2TB = 0b01 (reserved) behaves as: a non-reserved value (the CONSTRAINED
+ * UNPREDICTABLE behaviour of a reserved field value). */
+typedef enum pmt_reserved_e2tb {
+    PMT_RESE2TB_AS_11 = 0, /* default: owner EL1, no trap */
+    PMT_RESE2TB_AS_10 = 1, /* owner EL1, EL1 accesses trap to EL2 */
+    PMT_RESE2TB_AS_00 = 2  /* owner EL2 (where EL2 is enabled), EL1 accesses trap to EL2 */
+} pmt_reserved_e2tb;
+
+/* Unpredictable_RESTRFEE (EffectiveTRFCR_EL1_EE without FEAT_NV): what TRFCR_EL1.EE = 0b01 or
+ * 0b10 behaves as. */
+typedef enum pmt_reserved_trfcr_ee {
+    PMT_RESTRFEE_AS_EE1 = 0,   /* default: Constraint_UNKNOWN ee<0> = ee<1> (0b01 as 0b00, 0b10 as
+                                  0b11), what FEAT_NV requires */
+    PMT_RESTRFEE_DISABLED = 1, /* Constraint_DISABLED: as 0b00 */
+    PMT_RESTRFEE_AS_11 = 2     /* Constraint_UNKNOWN 0b11 */
+} pmt_reserved_trfcr_ee;
+
 /* Configuration (in pmt_pe_config.trbe). Every IMPLEMENTATION DEFINED choice of D6 is one field;
  * docs/choices.md lists them with their defaults. */
 typedef struct pmt_trbe_config {
@@ -69,15 +86,32 @@ typedef struct pmt_trbe_config {
                                          (RJWWWM, RMGZWR); default false: every misaligned value is a
                                          restart value (RHXZZM, ISFTPM: a context switch restores values
                                          left in another context) */
-    bool flush_pad;       /* a flush (TSB CSYNC, ManStop, trigger) completes a partly filled
-                             alignment unit with pad_byte, so TRBPTR_EL1 stays aligned; default false
-                             (the bytes are written as they are and TRBPTR_EL1 may be misaligned, a
-                             valid restart value, RHXZZM) */
-    uint8_t pad_byte;     /* default 0x70, the ETE Ignore packet */
-    bool impdef_events;   /* IMPLEMENTATION DEFINED management events exist (RCHNSL): the platform
-                             raises them with pmt_trbe_impdef_event(); default false */
-    uint16_t part_number; /* TRBPIDR0/1 part number of the external frame; default 0 */
-    uint8_t revision;     /* TRBPIDR2.REVISION; default 0 */
+    bool flush_pad;     /* a flush (TSB CSYNC, ManStop, trigger) completes a partly filled
+                           alignment unit with pad_byte, so TRBPTR_EL1 stays aligned; default false
+                           (the bytes are written as they are and TRBPTR_EL1 may be misaligned, a
+                           valid restart value, RHXZZM) */
+    uint8_t pad_byte;   /* default 0x70, the ETE Ignore packet */
+    bool impdef_events; /* IMPLEMENTATION DEFINED management events exist (RCHNSL): the platform
+                           raises them with pmt_trbe_impdef_event(); default false */
+    pmt_reserved_e2tb reserved_e2tb;         /* MDCR_EL2.E2TB = 0b01; default AS_11 */
+    pmt_reserved_trfcr_ee reserved_trfcr_ee; /* TRFCR_EL1.EE = 0b01, 0b10; default AS_EE1 */
+    /* Silicon errata: behaviours of real cores that break the architecture, which Linux's
+     * coresight-trbe works around (docs/choices.md "Errata"). All false by default. */
+    bool erratum_fill_overwrite;           /* Fill mode does not stop at the wrap at once: up to
+                                              erratum_fill_overwrite_bytes more bytes of the same trace
+                                              are written from TRBBASER_EL1 on, and TRBPTR_EL1 is left
+                                              after them (ARM64_WORKAROUND_TRBE_OVERWRITE_FILL_MODE) */
+    uint16_t erratum_fill_overwrite_bytes; /* 1..256; default 256 */
+    bool erratum_write_out_of_range;  /* on a wrap, up to 64 bytes of the trace that follows are
+                                         also written from the Limit pointer on, outside the buffer
+                                         (ARM64_WORKAROUND_TRBE_WRITE_OUT_OF_RANGE) */
+    bool erratum_drain_after_disable; /* after a System register write clears
+                                         TRBLIMITR_EL1.E, System register writes to TRBLIMITR,
+                                         TRBPTR, TRBBASER, TRBMAR, TRBSR_ELx and TRBTRG are
+                                         ignored until a TSB CSYNC (ARM64_WORKAROUND_2064142,
+                                         TRBE_NEEDS_DRAIN_AFTER_DISABLE) */
+    uint16_t part_number;             /* TRBPIDR0/1 part number of the external frame; default 0 */
+    uint8_t revision;                 /* TRBPIDR2.REVISION; default 0 */
 } pmt_trbe_config;
 
 /* A fault a translation can report (D6.5.4, RQKLXR, RYQMQK). Alignment faults from a misaligned
@@ -102,10 +136,27 @@ typedef enum pmt_trbe_fault_kind {
                                           fetch (TRBSR_ELx.EC 0x1E) */
 } pmt_trbe_fault_kind;
 
+/*
+ * What each fault kind needs. The model refuses a description that breaks any of these rules
+ * (it cannot know which fault was meant) and never turns it into another fault:
+ *   - kind is a pmt_trbe_fault_kind; PMT_TRBE_FAULT_NONE has every other field zero;
+ *   - stage is 1 or 2 for every kind (the stage whose access met the fault; a GPC fault records
+ *     no stage in TRBSR_ELx but still comes from one); PMT_TRBE_FAULT_GPF is stage 1 (RFSPBK: a
+ *     GPF not on a walk is reported as stage 1; on a walk it is PMT_TRBE_FAULT_GPF_WALK);
+ *   - level is -2..3 for ADDRESS_SIZE, TRANSLATION, EXTERNAL_WALK and GPF_WALK, 0..3 for
+ *     ACCESS_FLAG and PERMISSION, and 0 for every other kind;
+ *   - toplevel, assuredonly, overlay and dirtybit only with PERMISSION; toplevel and
+ *     assuredonly only at stage 2 (RLYHGV, RYCPZX);
+ *   - in External mode (regime->external) only GPC and GPF (RQKLXR).
+ * A refused description is answered so: one log line says which rule it breaks; the bytes of
+ * that page are not written, TRBPTR_EL1 advances as if they were (as after an ignored External
+ * abort, D6.5.5.1), TRBSR_ELx is unchanged; the call that wrote (pmt_trbe_trace,
+ * pmt_trbe_tsb_csync) returns PMT_ERR_ARG after handling the rest of its bytes.
+ */
 typedef struct pmt_trbe_fault {
     pmt_trbe_fault_kind kind;
-    uint8_t stage; /* 1 or 2 (where the kind has a stage) */
-    int8_t level;  /* translation level, -2..3 (where the kind has a level) */
+    uint8_t stage; /* 1 or 2 */
+    int8_t level;  /* translation level, -2..3 (where the kind has a level; else 0) */
     /* Permission fault details, recorded in TRBSR_ELx.MSS2 (DebugWriteFault) */
     bool toplevel, assuredonly, overlay, dirtybit;
 } pmt_trbe_fault;
@@ -178,7 +229,8 @@ pmt_status pmt_trbe_set_callbacks(pmt_pe *pe, const pmt_trbe_callbacks *callback
  * Unit accepts and writes them, or discards them when it is disabled or collection is stopped
  * (RHNTLG, RYMVZL); this model never rejects trace (TRBEInternalBufferFull is FALSE), so
  * *accepted (may be NULL) is n. Bytes are collected into TRBIDR_EL1.Align-sized units and each
- * whole unit is written when complete; pmt_trbe_tsb_csync writes a partial one.
+ * whole unit is written when complete; pmt_trbe_tsb_csync writes a partial one. Returns
+ * PMT_ERR_ARG when translate gave a fault description the model refuses (see pmt_trbe_fault).
  */
 pmt_status pmt_trbe_trace(pmt_pe *pe, const uint8_t *bytes, size_t n, size_t *accepted);
 
@@ -190,7 +242,7 @@ pmt_status pmt_trbe_flush_complete(pmt_pe *pe);
 
 /* TSB CSYNC executed by the PE (D6.6.1): every byte the Trace Buffer Unit accepted is written
  * to memory, so that TRBPTR_EL1 and memory agree. The trace unit delivers its own pending
- * trace (pmt_trbe_trace) before this call. */
+ * trace (pmt_trbe_trace) before this call. PMT_ERR_ARG as for pmt_trbe_trace. */
 pmt_status pmt_trbe_tsb_csync(pmt_pe *pe);
 
 /* An External abort reported to the Trace Buffer Unit asynchronously (D6.5.5.4, only with

@@ -85,7 +85,8 @@ typedef struct pmt_pe_state {
     uint8_t el;       /* current Exception level, 0..3 (PSTATE.EL) */
     pmt_security ss;  /* current Security state */
     bool debug;       /* the PE is in Debug state (Halted()) */
-    bool el2_enabled; /* EL2Enabled(): EL2 implemented and enabled in the current Security state */
+    bool el2_enabled; /* EL2Enabled(): EL2 implemented and enabled in the current Security state;
+                         must agree with scr_ns and scr_eel2 (below) */
     bool hcr_tge;     /* HCR_EL2.TGE */
     bool hcr_e2h;     /* HCR_EL2.E2H */
     bool pm;          /* PSTATE.PM (FEAT_EBEP) */
@@ -100,14 +101,22 @@ typedef struct pmt_pe_state {
                                           sampling here (J1.3.1.17) */
     bool edscr_sc2; /* EDSCR.SC2 (FEAT_PCSRv8 with FEAT_Debugv8p1): owned by the platform's
                        external debug unit, which reports it here */
-    /* Controls the Trace Buffer Unit reads (FEAT_TRBE, D6). Below EL3 the model derives
-     * SCR_EL3.{NS, NSE} from ss; at EL3 scr_ns and scr_nse give them. */
+    /* SCR_EL3 and HCR_EL2 fields the model reads, as the registers hold them (raw values; the
+     * model computes the Effective values). Below EL3 the model derives SCR_EL3.{NS, NSE} from
+     * ss; at EL3 scr_ns and scr_nse give them. One source of truth: pmt_pe_set_state refuses
+     * (PMT_ERR_ARG and a log line) a state where el2_enabled is not EL2Enabled() as the
+     * configuration, ss, scr_ns (at EL3) and scr_eel2 (with FEAT_SEL2) make it (without EL3 it is
+     * true whenever EL2 exists), or where ss is not a Security state of el (EL3 is Root with
+     * FEAT_RME, else Secure; Realm needs FEAT_RME). Without EL2 el2_enabled is ignored. */
     bool scr_ns;   /* SCR_EL3.NS, at EL3 */
     bool scr_nse;  /* SCR_EL3.NSE, at EL3 (FEAT_RME) */
     bool scr_eel2; /* SCR_EL3.EEL2: Secure EL2 enabled (IsSecureEL2Enabled, with FEAT_SEL2) */
-    bool scr_ea;   /* Effective SCR_EL3.EA (routing of External aborts, RBNQRP) */
+    bool scr_ea;   /* SCR_EL3.EA (routing of External aborts, RBNQRP); the model uses
+                      EffectiveEA(): this bit with EL3, 0 without EL3 or in Debug state */
     bool scr_gpf;  /* SCR_EL3.GPF (routing of GPFs, RBNQRP) */
-    bool hcr_tea;  /* Effective HCR_EL2.TEA */
+    bool hcr_tea;  /* HCR_EL2.TEA (HCR2.TEA with EL2 in AArch32); the model uses
+                      EffectiveHCR_TEA(): this bit when EL2 is enabled (FEAT_RAS, which FEAT_TRBE's
+                      Armv9 implies), else 0 */
     bool hcr_gpf;  /* HCR_EL2.GPF */
     bool self_hosted_trace_disabled; /* SelfHostedTraceEnabled() is FALSE (EDSCR.TFO and the
                                         authentication interface give trace to an external

@@ -49,6 +49,7 @@ pmt_pe_config pmt_pe_config_default(void)
     c.trbe.walk_abort_as_fault = true;
     c.trbe.trb_trig_countable = true;
     c.trbe.pad_byte = 0x70;
+    c.trbe.erratum_fill_overwrite_bytes = 256;
     /* The trace unit: absent; its choices at their documented defaults. */
     c.ete.num_ac_pairs = 4;
     c.ete.num_cid_comps = 1;
@@ -124,6 +125,14 @@ static const char *config_error(const pmt_pe_config *c)
                "(pcsr = PMT_PCSR_DEBUG_FRAME)";
     if ((c->feat_vhe || c->feat_vmid16) && !c->have_el2)
         return "FEAT_VHE and FEAT_VMID16 need EL2";
+    if ((unsigned)c->reserved_pmecr_pmee > (unsigned)PMT_RESPMEE_AS_11 ||
+        (unsigned)c->reserved_mdcr_el2_pmee > (unsigned)PMT_RESPMEE_AS_11 ||
+        (unsigned)c->reserved_mdcr_el3_pmee > (unsigned)PMT_RESPMEE_AS_11)
+        return "reserved_*_pmee is not a pmt_reserved_pmee";
+    if (c->reserved_pmecr_pmee == PMT_RESPMEE_AS_01)
+        return "PMECR_EL1.PMEE has no 0b01 to behave as (reserved_pmecr_pmee)";
+    if ((unsigned)c->reserved_pmecr_sse > (unsigned)PMT_RESPMSSE_AS_11)
+        return "reserved_pmecr_sse is not a pmt_reserved_sse";
     const char *why = trbe_config_error(c);
     return why ? why : ete_config_error(c);
 }
@@ -181,7 +190,11 @@ pmt_status pmt_pe_reset(pmt_pe *pe)
     pe->st.size = (uint32_t)sizeof pe->st;
     /* Out of reset the PE is at its highest Exception level, Secure if EL3 exists. */
     pe->st.pe.el = pe->cfg.have_el3 ? 3 : pe->cfg.have_el2 ? 2 : 1;
-    pe->st.pe.ss = pe->cfg.have_el3 ? PMT_SS_SECURE : PMT_SS_NONSECURE;
+    pe->st.pe.ss = !pe->cfg.have_el3  ? PMT_SS_NONSECURE
+                   : pe->cfg.have_rme ? PMT_SS_ROOT
+                                      : PMT_SS_SECURE;
+    /* EL2Enabled(): without EL3 EL2 is enabled; with it SCR_EL3 resets to NS = 0, EEL2 = 0. */
+    pe->st.pe.el2_enabled = pe->cfg.have_el2 && !pe->cfg.have_el3;
     /* MDCR_EL2.HPMN resets to N (a warm-reset value where EL2 is the highest EL). */
     pe->st.mdcr_el2 = PMT_PUT(MDCR_EL2, HPMN, pe->cfg.num_counters);
     pmu_reset(pe);
@@ -197,6 +210,8 @@ pmt_status pmt_pe_reset(pmt_pe *pe)
     ete_update(pe);
     return PMT_OK;
 }
+
+static const char *state_contradiction(const pmt_pe *pe, const pmt_pe_state *s);
 
 /* Why a PE state cannot be this PE's (pmt_pe_set_state, and a restored state), or NULL. */
 static const char *state_error(const pmt_pe *pe, const pmt_pe_state *s)
@@ -292,7 +307,8 @@ pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size)
     }
     memcpy(&st, buffer, sizeof st);
     if (st.magic != PMT_STATE_MAGIC || st.size != sizeof st || !arch_bools_valid(&st) ||
-        state_error(pe, &st.pe) || st.trbe.nbuf > PMT_TRBE_MAX_UNIT ||
+        state_error(pe, &st.pe) || state_contradiction(pe, &st.pe) ||
+        st.trbe.nbuf > PMT_TRBE_MAX_UNIT ||
         (st.trbe.nbuf && (st.trbe.ptr & ((UINT64_C(1) << pe->cfg.trbe.align) - 1)) + st.trbe.nbuf >
                              (UINT64_C(1) << pe->cfg.trbe.align))) {
         pe_log(pe, "pmt_pe_restore: not a saved pmtrace state");
@@ -304,6 +320,34 @@ pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size)
     trbe_update(pe);
     ete_update(pe);
     return PMT_OK;
+}
+
+/* One source of truth for EL2Enabled() and the Security state: el2_enabled and ss must be what
+ * SCR_EL3 (NS at EL3, else the Security state; EEL2 with FEAT_SEL2) and the configuration make
+ * them (EL2Enabled, IsSecureEL2Enabled, CurrentSecurityState in J1.3). */
+static const char *state_contradiction(const pmt_pe *pe, const pmt_pe_state *s)
+{
+    const pmt_pe_config *c = &pe->cfg;
+    if (s->ss == PMT_SS_REALM && (!c->have_rme || s->el == 3))
+        return "Realm state needs FEAT_RME and an EL below EL3";
+    if (s->el == 3 && s->ss != (c->have_rme ? PMT_SS_ROOT : PMT_SS_SECURE))
+        return c->have_rme ? "EL3 is in Root state (FEAT_RME)" : "EL3 is in Secure state";
+    if (s->ss == PMT_SS_ROOT && s->el != 3)
+        return "Root state is EL3 only";
+    if (!c->have_el2)
+        return NULL;
+    bool enabled = true; /* without EL3, EL2 is enabled in the one Security state */
+    if (c->have_el3) {
+        bool ns = s->el == 3 ? s->scr_ns : s->ss == PMT_SS_NONSECURE || s->ss == PMT_SS_REALM;
+        enabled = ns || (c->have_sel2 && s->scr_eel2);
+    }
+    if (s->el2_enabled != enabled)
+        return enabled ? "el2_enabled is false, but SCR_EL3.{NS, EEL2} and ss enable EL2"
+                       : "el2_enabled is true, but SCR_EL3.{NS, EEL2} and ss (with FEAT_SEL2) "
+                         "do not enable EL2";
+    if (s->el == 2 && !s->el2_enabled)
+        return "the PE is at EL2 in a Security state where EL2 is disabled";
+    return NULL;
 }
 
 pmt_status pmt_pe_set_state(pmt_pe *pe, const pmt_pe_state *state)
@@ -319,6 +363,11 @@ pmt_status pmt_pe_set_state(pmt_pe *pe, const pmt_pe_state *state)
     }
     if (!pe->cfg.have_el2)
         s.el2_enabled = false;
+    why = state_contradiction(pe, &s);
+    if (why) {
+        pe_log(pe, "pmt_pe_set_state: the state contradicts itself: %s", why);
+        return PMT_ERR_ARG;
+    }
     pmu_sync_before_change(pe);
     pmu_flush(pe);
     pe->st.pe = s;
@@ -434,8 +483,11 @@ static pmt_access mdcr_access(pmt_pe *pe, pmt_reg_id id, bool write, uint64_t *v
     unsigned pmee = (unsigned)(el2 ? PMT_GET(MDCR_EL2, PMEE, *reg) : PMT_GET(MDCR_EL3, PMEE, *reg));
     if (pe->cfg.feat_ebep && pmee == 2)
         pe_log(pe,
-               "MDCR_EL%u.PMEE = 2 is reserved: CONSTRAINED UNPREDICTABLE, behaves as disabling "
-               "both the PMU exception and PMUIRQ (EffectivePMEE)",
+               "MDCR_EL%u.PMEE = 2 is reserved: CONSTRAINED UNPREDICTABLE "
+               "(Unpredictable_RESPMEE, EffectivePMEE), %s (reserved_mdcr_el%u_pmee)",
+               el2 ? 2u : 3u,
+               pmu_reserved_pmee_behaviour(el2 ? pe->cfg.reserved_mdcr_el2_pmee
+                                               : pe->cfg.reserved_mdcr_el3_pmee),
                el2 ? 2u : 3u);
     pmu_update(pe);
     trbe_mdcr_written(pe, !el2, old);

@@ -26,16 +26,37 @@ uint64_t pmu_pmecr_write_mask(const pmt_pe *pe)
 }
 
 /* EffectivePMEE: the reserved encodings ('10' in MDCR_ELx, '01' and '10' in PMECR_EL1) are
- * CONSTRAINED UNPREDICTABLE; the model takes Constraint_DISABLED: both the exception and PMUIRQ
- * are disabled (docs/choices.md, and the "Dis" rows of Table D13-1). */
+ * CONSTRAINED UNPREDICTABLE (Unpredictable_RESPMEE); the configured reserved_*_pmee picks
+ * Constraint_DISABLED (both the exception and PMUIRQ disabled, the "Dis" rows of Table D13-1)
+ * or a non-reserved value (docs/choices.md). */
 static unsigned effective_pmee(const pmt_pe *pe, unsigned el, bool for_interrupt)
 {
     unsigned val = el == 3   ? (unsigned)MDCR3(PMEE)
                    : el == 2 ? (unsigned)MDCR2(PMEE)
                              : (unsigned)PMT_GET(PMECR, PMEE, pe->st.pmu.pmecr);
-    if (val == 2 || (el == 1 && val == 1))
-        val = for_interrupt ? 3 : 0;
+    if (val == 2 || (el == 1 && val == 1)) {
+        pmt_reserved_pmee c = el == 3   ? pe->cfg.reserved_mdcr_el3_pmee
+                              : el == 2 ? pe->cfg.reserved_mdcr_el2_pmee
+                                        : pe->cfg.reserved_pmecr_pmee;
+        switch (c) {
+        case PMT_RESPMEE_AS_00: val = 0; break;
+        case PMT_RESPMEE_AS_01: val = 1; break;
+        case PMT_RESPMEE_AS_11: val = 3; break;
+        default: val = for_interrupt ? 3 : 0; break; /* Constraint_DISABLED */
+        }
+    }
     return val;
+}
+
+/* The log line's words for what a reserved PMEE value behaves as. */
+const char *pmu_reserved_pmee_behaviour(pmt_reserved_pmee c)
+{
+    switch (c) {
+    case PMT_RESPMEE_AS_00: return "behaves as 0b00 (PMUIRQ, no exception)";
+    case PMT_RESPMEE_AS_01: return "behaves as 0b01 (the lower control decides)";
+    case PMT_RESPMEE_AS_11: return "behaves as 0b11 (the exception, no PMUIRQ)";
+    default: return "Constraint_DISABLED: neither the exception nor PMUIRQ";
+    }
 }
 
 /* RGWLVY (PMUExceptionEnabled). */

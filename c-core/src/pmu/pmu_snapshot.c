@@ -12,12 +12,19 @@
 #define MDCR2(f) PMT_GET(MDCR_EL2, f, pe->st.mdcr_el2)
 #define MDCR3(f) PMT_GET(MDCR_EL3, f, pe->st.mdcr_el3)
 
-/* PMECR_EL1.SSE: the reserved 0b01 is CONSTRAINED UNPREDICTABLE; the model takes
- * Constraint_DISABLED, 0b00 (docs/choices.md). */
+/* PMECR_EL1.SSE: the reserved 0b01 is CONSTRAINED UNPREDICTABLE (Unpredictable_RESPMSSE);
+ * reserved_pmecr_sse picks Constraint_DISABLED, 0b00, or a non-reserved value
+ * (docs/choices.md). */
 static unsigned effective_sse(const pmt_pe *pe)
 {
     unsigned sse = (unsigned)PMT_GET(PMECR, SSE, pe->st.pmu.pmecr);
-    return sse == 1 ? 0 : sse;
+    if (sse != 1)
+        return sse;
+    switch (pe->cfg.reserved_pmecr_sse) {
+    case PMT_RESPMSSE_AS_10: return 2;
+    case PMT_RESPMSSE_AS_11: return 3;
+    default: return 0;
+    }
 }
 
 /* The control that decides (Table D13-10): MDCR_EL3.PMSSE unless it defers with 0b01, then

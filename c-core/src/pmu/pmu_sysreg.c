@@ -497,12 +497,17 @@ pmt_access pmu_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
         r->pmecr = v & pmu_pmecr_write_mask(pe);
         if (pe->cfg.feat_ebep && (PMT_GET(PMECR, PMEE, v) == 1 || PMT_GET(PMECR, PMEE, v) == 2))
             pe_log(pe,
-                   "PMECR_EL1.PMEE = %u is reserved: CONSTRAINED UNPREDICTABLE, behaves as "
-                   "disabling both the PMU exception and PMUIRQ (EffectivePMEE)",
-                   (unsigned)PMT_GET(PMECR, PMEE, v));
+                   "PMECR_EL1.PMEE = %u is reserved: CONSTRAINED UNPREDICTABLE "
+                   "(Unpredictable_RESPMEE, EffectivePMEE), %s (reserved_pmecr_pmee)",
+                   (unsigned)PMT_GET(PMECR, PMEE, v),
+                   pmu_reserved_pmee_behaviour(pe->cfg.reserved_pmecr_pmee));
         if (pe->cfg.feat_ss && PMT_GET(PMECR, SSE, v) == 1)
-            pe_log(pe, "PMECR_EL1.SSE = 1 is reserved: CONSTRAINED UNPREDICTABLE, behaves as 0 "
-                       "(Capture events disabled)");
+            pe_log(pe,
+                   "PMECR_EL1.SSE = 1 is reserved: CONSTRAINED UNPREDICTABLE "
+                   "(Unpredictable_RESPMSSE), behaves as %s (reserved_pmecr_sse)",
+                   pe->cfg.reserved_pmecr_sse == PMT_RESPMSSE_AS_10   ? "0b10 (enabled, prohibited)"
+                   : pe->cfg.reserved_pmecr_sse == PMT_RESPMSSE_AS_11 ? "0b11 (enabled, allowed)"
+                                                                      : "0b00 (Capture disabled)");
         break;
     case PMT_REG_PMIAR_EL1: {
         if (!pe->cfg.feat_sebep)

@@ -48,8 +48,9 @@ bool trbe_enabled(const pmt_pe *pe);                               /* TraceBuffe
 bool trbe_running(const pmt_pe *pe);                               /* TraceBufferRunning */
 unsigned trbe_effective_ee2(const pmt_pe *pe);                     /* EffectiveTRFCR_EL2_EE */
 unsigned trbe_effective_ee1(const pmt_pe *pe);                     /* EffectiveTRFCR_EL1_EE */
-bool trbe_effective_nvm(const pmt_pe *pe);                         /* EffectiveTRBLIMITR_EL1_nVM */
-bool trbe_nstb_trap(const pmt_pe *pe);                             /* CheckMDCR_EL3_NSTBTrap */
+unsigned trbe_effective_e2tb(const pmt_pe *pe); /* MDCR_EL2.E2TB, 0b01 as reserved_e2tb says */
+bool trbe_effective_nvm(const pmt_pe *pe);      /* EffectiveTRBLIMITR_EL1_nVM */
+bool trbe_nstb_trap(const pmt_pe *pe);          /* CheckMDCR_EL3_NSTBTrap */
 unsigned trbe_report_el(const pmt_pe *pe, unsigned ec, unsigned fsc); /* ReportTRBEEvent */
 unsigned trbe_default_el(const pmt_pe *pe);                           /* DefaultTRBEEvent */
 bool trbe_irq_enabled(const pmt_pe *pe);                              /* TRBEInterruptEnabled */
@@ -81,6 +82,14 @@ void trbe_request_flush(pmt_pe *pe, unsigned reason);
 void trbe_wrap(pmt_pe *pe); /* the current write pointer wrapped to the Base pointer */
 void trbe_event(pmt_pe *pe, uint16_t event); /* TRB_WRAP, TRB_TRIG into the PMU and out */
 void trbe_cti(pmt_pe *pe, unsigned trigger);
+
+/* trbe_fault.c: why a fault description from translate is refused, or NULL (pmt_trbe.h). */
+const char *trbe_fault_refused(const pmt_trbe_fault *fault, const pmt_trbe_regime *regime);
+
+/* trbe_errata.c: the silicon errata options. After a write that wrapped the write pointer, with
+ * the n bytes of the same trace that follow. */
+void trbe_errata_after_wrap(pmt_pe *pe, const uint8_t *rest, size_t n,
+                            const pmt_trbe_regime *regime);
 
 /* trbe_write.c: the write path. */
 void trbe_drain(pmt_pe *pe); /* writes the bytes accepted and not yet written */

@@ -226,6 +226,7 @@ void trbe_wrap(pmt_pe *pe)
 {
     unsigned el = trbe_default_el(pe);
     pe->st.trbe.ptr = trbe_base(pe);
+    pe->trbe_wrapped = true; /* for the errata options (trbe_errata.c) */
     pe->st.trbe.sr[el] |= PMT_MASK(TRBSR, WRAP);
     trbe_cti(pe, PMT_CTI_TRBE_WRAP);
     trbe_event(pe, PMT_EV_TRB_WRAP);

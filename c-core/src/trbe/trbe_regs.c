@@ -37,7 +37,7 @@ static pmt_access trb_access(const pmt_pe *pe)
     unsigned el = pe->st.pe.el;
     if (el == 0)
         return PMT_ACCESS_UNDEFINED;
-    if (el == 1 && pe->st.pe.el2_enabled && !(MDCR2(E2TB) & 1u))
+    if (el == 1 && pe->st.pe.el2_enabled && !(trbe_effective_e2tb(pe) & 1u))
         return PMT_ACCESS_TRAP_EL2;
     if (el <= 2 && pe->cfg.have_el3 && trbe_nstb_trap(pe))
         return PMT_ACCESS_TRAP_EL3;
@@ -224,6 +224,13 @@ pmt_access trbe_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
  * and says whether to ignore it. */
 static bool ignored_while_enabled(pmt_pe *pe, const char *name)
 {
+    if (pe->st.trbe.disable_undrained && pe->accessor == PE_SELF_HOSTED) {
+        pe_log(pe,
+               "TRBE: %s write ignored: erratum_drain_after_disable (ARM64_WORKAROUND_2064142): "
+               "no TSB CSYNC since the unit was disabled",
+               name);
+        return true;
+    }
     if (!trbe_write_locked(pe))
         return false;
     bool ignore = pe->cfg.trbe.ignore_writes_while_enabled;
@@ -277,9 +284,14 @@ static void write_limitr(pmt_pe *pe, uint64_t v)
     /* A write that disables the unit always takes effect (RDJMDD). */
     bool self = !ext || trbe_self_hosted(pe);
     bool clears = self ? !PMT_GET(TRBLIMITR, E, nv) : !PMT_GET(TRBLIMITR, XE, nv);
-    if (!clears && ignored_while_enabled(pe, "TRBLIMITR_EL1"))
+    if ((!clears || t->disable_undrained) && ignored_while_enabled(pe, "TRBLIMITR_EL1"))
         return;
     bool was_enabled = trbe_enabled(pe);
+    /* erratum_drain_after_disable: a System register write that clears E leaves later writes
+     * ignored until a TSB CSYNC (trbe_errata.c). */
+    if (pe->cfg.trbe.erratum_drain_after_disable && pe->accessor == PE_SELF_HOSTED &&
+        PMT_GET(TRBLIMITR, E, t->limitr) && !PMT_GET(TRBLIMITR, E, nv))
+        t->disable_undrained = true;
     t->limitr = nv;
     if (!was_enabled && trbe_enabled(pe))
         check_programming(pe);
@@ -357,9 +369,21 @@ pmt_access trbe_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
         } else {
             t->trfcr_el1 = v & trfcr_mask(pe, 1);
             unsigned ee = (unsigned)TRFCR1(EE);
-            if (ee == 1u || ee == 2u)
-                pe_log(pe, "TRBE: TRFCR_EL1.EE = %u is reserved: behaves as %s (as ee<0> = ee<1>)",
+            if ((ee == 1u || ee == 2u) && pe->cfg.feat_nv)
+                pe_log(pe,
+                       "TRBE: TRFCR_EL1.EE = %u is reserved: with FEAT_NV behaves as %s "
+                       "(ee<0> = ee<1>, EffectiveTRFCR_EL1_EE)",
                        ee, ee == 1u ? "0b00" : "0b11");
+            else if (ee == 1u || ee == 2u)
+                pe_log(pe,
+                       "TRBE: TRFCR_EL1.EE = %u is reserved: CONSTRAINED UNPREDICTABLE "
+                       "(Unpredictable_RESTRFEE), behaves as %s (trbe.reserved_trfcr_ee)",
+                       ee,
+                       pe->cfg.trbe.reserved_trfcr_ee == PMT_RESTRFEE_DISABLED
+                           ? "0b00 (Constraint_DISABLED)"
+                       : pe->cfg.trbe.reserved_trfcr_ee == PMT_RESTRFEE_AS_11 ? "0b11"
+                       : ee == 1u ? "0b00 (ee<0> = ee<1>)"
+                                  : "0b11 (ee<0> = ee<1>)");
         }
         break;
     default:
@@ -456,12 +480,17 @@ uint64_t trbe_mdcr_el3_mask(const pmt_pe *pe)
 
 void trbe_mdcr_written(pmt_pe *pe, bool el3, uint64_t old)
 {
+    (void)old; /* each write of a reserved value is logged, also one that keeps it */
     if (!pe->cfg.trbe.feat_trbe)
         return;
     if (!el3) {
-        if (MDCR2(E2TB) == 1u && PMT_GET(MDCR_EL2, E2TB, old) != 1u)
-            pe_log(pe, "TRBE: MDCR_EL2.E2TB = 0b01 is reserved: behaves as 0b11 (owner EL1, "
-                       "no trap)");
+        if (MDCR2(E2TB) == 1u)
+            pe_log(pe,
+                   "TRBE: MDCR_EL2.E2TB = 0b01 is reserved: CONSTRAINED UNPREDICTABLE, behaves "
+                   "as %s (trbe.reserved_e2tb)",
+                   pe->cfg.trbe.reserved_e2tb == PMT_RESE2TB_AS_00   ? "0b00 (owner EL2, trap)"
+                   : pe->cfg.trbe.reserved_e2tb == PMT_RESE2TB_AS_10 ? "0b10 (owner EL1, trap)"
+                                                                     : "0b11 (owner EL1, no trap)");
     } else {
         if (pe->cfg.have_rme && MDCR3(NSTBE) && !(MDCR3(NSTB) & 2u))
             pe_log(pe, "TRBE: MDCR_EL3.{NSTBE, NSTB} = {1, 0b0x} is reserved: CONSTRAINED "
@@ -499,5 +528,15 @@ const char *trbe_config_error(const pmt_pe_config *c)
         return "trbe.pa_bits (PAMax) must be 32..56";
     if (t->part_number > 0xFFF || t->revision > 0xF)
         return "trbe.part_number is 12 bits and trbe.revision 4 bits";
+    if ((unsigned)t->reserved_e2tb > (unsigned)PMT_RESE2TB_AS_00)
+        return "trbe.reserved_e2tb is not a pmt_reserved_e2tb";
+    if ((unsigned)t->reserved_trfcr_ee > (unsigned)PMT_RESTRFEE_AS_11)
+        return "trbe.reserved_trfcr_ee is not a pmt_reserved_trfcr_ee";
+    if (c->feat_nv && t->reserved_trfcr_ee != PMT_RESTRFEE_AS_EE1)
+        return "with FEAT_NV TRFCR_EL1.EE 0b01 and 0b10 behave as ee<0> = ee<1> "
+               "(trbe.reserved_trfcr_ee must be PMT_RESTRFEE_AS_EE1)";
+    if (t->erratum_fill_overwrite &&
+        (t->erratum_fill_overwrite_bytes == 0 || t->erratum_fill_overwrite_bytes > 256))
+        return "trbe.erratum_fill_overwrite_bytes must be 1..256";
     return NULL;
 }

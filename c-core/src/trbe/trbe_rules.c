@@ -68,7 +68,7 @@ void trbe_owner(const pmt_pe *pe, pmt_security *ss, unsigned *el)
     default: *ss = PMT_SS_NONSECURE; break;
     }
     bool el2 = pe->cfg.have_el2 && (*ss != PMT_SS_SECURE || trbe_secure_el2(pe));
-    *el = el2 && MDCR2(E2TB) == 0 ? 2u : 1u;
+    *el = el2 && trbe_effective_e2tb(pe) == 0 ? 2u : 1u;
 }
 
 /* TraceBufferEnabled (RSDCKT). */
@@ -98,14 +98,34 @@ unsigned trbe_effective_ee2(const pmt_pe *pe)
     return check_el2 ? (unsigned)TRFCR2(EE) : 1u;
 }
 
-/* EffectiveTRFCR_EL1_EE. The reserved values 0b01 and 0b10 behave as 0b00 and 0b11 (ee<0> =
- * ee<1>, as with FEAT_NV; a permitted UNKNOWN choice without it, docs/choices.md). */
+/* EffectiveTRFCR_EL1_EE. The reserved values 0b01 and 0b10 behave as ee<0> = ee<1> with
+ * FEAT_NV; without it they are CONSTRAINED UNPREDICTABLE (Unpredictable_RESTRFEE) and
+ * trbe.reserved_trfcr_ee picks the behaviour (docs/choices.md). */
 unsigned trbe_effective_ee1(const pmt_pe *pe)
 {
     if (trbe_effective_ee2(pe) == 0)
         return 0;
     unsigned ee = (unsigned)TRFCR1(EE);
-    return (ee & 2u) ? 3u : 0u;
+    if (ee != 1u && ee != 2u)
+        return ee;
+    switch (pe->cfg.trbe.reserved_trfcr_ee) {
+    case PMT_RESTRFEE_DISABLED: return 0;
+    case PMT_RESTRFEE_AS_11: return 3;
+    default: return (ee & 2u) ? 3u : 0u; /* ee<0> = ee<1> */
+    }
+}
+
+/* The Effective MDCR_EL2.E2TB: the reserved 0b01 behaves as trbe.reserved_e2tb says. */
+unsigned trbe_effective_e2tb(const pmt_pe *pe)
+{
+    unsigned e2tb = (unsigned)MDCR2(E2TB);
+    if (e2tb != 1u)
+        return e2tb;
+    switch (pe->cfg.trbe.reserved_e2tb) {
+    case PMT_RESE2TB_AS_10: return 2;
+    case PMT_RESE2TB_AS_00: return 0;
+    default: return 3;
+    }
 }
 
 /* TRBEInterruptEnabled (RVSCDV). */
@@ -174,12 +194,14 @@ unsigned trbe_report_el(const pmt_pe *pe, unsigned ec, unsigned fsc)
     unsigned owning_el;
     trbe_owner(pe, &owning_ss, &owning_el);
     if (pe->cfg.have_el3 && (MDCR3(TRBEE) & 2u)) {
-        if (MDCR3(TRBEE) == 3u || gpc || (gpf && s->scr_gpf) || (sync_ea && s->scr_ea))
+        /* EffectiveEA(): SCR_EL3.EA, 0 in Debug state (Halted). */
+        bool ea = s->scr_ea && !s->debug;
+        if (MDCR3(TRBEE) == 3u || gpc || (gpf && s->scr_gpf) || (sync_ea && ea))
             return 3;
     }
     if (trbe_effective_ee2(pe) & 2u) {
         if (TRFCR2(EE) == 3u || (s1 && owning_el == 2) || s2 || gpc || (gpf && s->hcr_gpf) ||
-            (sync_ea && s->hcr_tea))
+            (sync_ea && s->el2_enabled && s->hcr_tea)) /* EffectiveHCR_TEA() */
             return 2;
     }
     return 1;

@@ -136,22 +136,18 @@ static int translate(pmt_pe *pe, uint64_t va, struct xlate *xl, uint64_t *pa, pm
             identity(pe, page_va, &xl->regime, &out);
     }
     pmt_trbe_fault *f = &out.fault;
-    if (f->kind != PMT_TRBE_FAULT_NONE && xl->regime.external && f->kind != PMT_TRBE_FAULT_GPC &&
-        f->kind != PMT_TRBE_FAULT_GPF && f->kind != PMT_TRBE_FAULT_GPF_WALK) {
-        pe_log(pe, "TRBE: the translation reported an MMU fault in External mode, where only "
-                   "Granule Protection Check faults exist (RQKLXR): ignored");
-        f->kind = PMT_TRBE_FAULT_NONE;
+    const char *why = trbe_fault_refused(f, &xl->regime);
+    if (why) {
+        /* Refused (pmt_trbe.h): neither a fault nor a translation; the bytes are not written and
+         * the unit carries on as after an ignored External abort (D6.5.5.1). */
+        pe_log(pe,
+               "TRBE: translate(0x%llx) gave a fault the model refuses (kind %d, stage %u, "
+               "level %d): %s. Not written; TRBPTR_EL1 advances",
+               (unsigned long long)page_va, (int)f->kind, f->stage, f->level, why);
+        pe->trbe_refused = true;
+        return -1;
     }
     if (f->kind != PMT_TRBE_FAULT_NONE) {
-        /* RYQMQK: an External abort on a walk, an update or a GPT walk can be an MMU fault. */
-        if ((f->stage != 1 && f->stage != 2) || f->level < -2 || f->level > 3 ||
-            (unsigned)f->kind > (unsigned)PMT_TRBE_FAULT_GPC) {
-            pe_log(pe,
-                   "TRBE: translate returned a bad fault (kind %d, stage %u, level %d): "
-                   "treated as a stage 1 level 3 Translation fault",
-                   (int)f->kind, f->stage, f->level);
-            *f = (pmt_trbe_fault){PMT_TRBE_FAULT_TRANSLATION, 1, 3, false, false, false, false};
-        }
         if (f->kind == PMT_TRBE_FAULT_EXTERNAL_WALK && !c->walk_abort_as_fault)
             return external_abort(pe, false, true, f, va, 0) ? -1 : 0;
         trbe_report_fault(pe, va, f);
@@ -267,6 +263,7 @@ pmt_status pmt_trbe_trace(pmt_pe *pe, const uint8_t *bytes, size_t n, size_t *ac
         return PMT_ERR_NOT_IMPLEMENTED;
     if (accepted)
         *accepted = n;
+    pe->trbe_refused = false;
     /* Disabled: discarded (RHNTLG); enabled and stopped: discarded (RYMVZL). */
     if (!pe->trbe_running || n == 0)
         return PMT_OK;
@@ -292,7 +289,10 @@ pmt_status pmt_trbe_trace(pmt_pe *pe, const uint8_t *bytes, size_t n, size_t *ac
             if (((t->ptr + t->nbuf) & mask) == 0) {
                 size_t len = t->nbuf;
                 t->nbuf = 0;
+                pe->trbe_wrapped = false;
                 write_block(pe, t->buf, len, &xl);
+                if (pe->trbe_wrapped)
+                    trbe_errata_after_wrap(pe, bytes, n, &xl.regime);
             }
             continue;
         }
@@ -308,12 +308,15 @@ pmt_status pmt_trbe_trace(pmt_pe *pe, const uint8_t *bytes, size_t n, size_t *ac
             if (end < run)
                 run = end;
         }
+        pe->trbe_wrapped = false;
         write_block(pe, bytes, (size_t)run, &xl);
         bytes += run;
         n -= (size_t)run;
+        if (pe->trbe_wrapped)
+            trbe_errata_after_wrap(pe, bytes, n, &xl.regime);
     }
     report_async_abort(pe);
-    return PMT_OK;
+    return pe->trbe_refused ? PMT_ERR_ARG : PMT_OK;
 }
 
 /* Writes the accepted bytes of a partly filled unit, completed with pad_byte when flush_pad is
@@ -351,8 +354,10 @@ pmt_status pmt_trbe_tsb_csync(pmt_pe *pe)
         return PMT_ERR_NULL;
     if (!pe->cfg.trbe.feat_trbe)
         return PMT_ERR_NOT_IMPLEMENTED;
+    pe->trbe_refused = false;
     trbe_drain(pe);
-    return PMT_OK;
+    pe->st.trbe.disable_undrained = false; /* erratum_drain_after_disable: drained */
+    return pe->trbe_refused ? PMT_ERR_ARG : PMT_OK;
 }
 
 pmt_status pmt_trbe_get_status(const pmt_pe *pe, pmt_trbe_status *s)

@@ -86,12 +86,15 @@ void sw_trbe_drain(sw_trbe *t)
     hal_dsb(t->h);
 }
 
-/* set_trbe_disabled: disable the TRBE before changing TRBLIMITR. */
+/* set_trbe_disabled: disable the TRBE before changing TRBLIMITR. With the drain-after-disable
+ * erratum, TSB CSYNC and DSB follow, or later TRBE register writes may be ignored. */
 void sw_trbe_disable(sw_trbe *t)
 {
     uint64_t trblimitr = rd(t, HAL_TRBLIMITR_EL1);
     trblimitr &= ~PMT_MASK(TRBLIMITR, E);
     wr(t, HAL_TRBLIMITR_EL1, trblimitr);
+    if (t->erratum_drain_after_disable)
+        sw_trbe_drain(t);
     hal_isb(t->h);
 }
 

@@ -82,13 +82,16 @@ static inline sw_trbe_buf sw_trbe_linux_buf(uint64_t base, uint64_t write, uint6
 
 typedef struct sw_trbe {
     const hal *h;
-    uint64_t trbidr;    /* TRBIDR_EL1 */
-    uint64_t hw_align;  /* trbe_hw_align: 1 << TRBIDR_EL1.Align */
-    uint64_t align;     /* trbe_align */
-    bool flag_update;   /* TRBIDR_EL1.F */
-    uint64_t irqs;      /* interrupts handled (IRQ set) */
-    uint64_t irqs_none; /* IRQ_NONE: TRBSR_EL1.IRQ was clear */
-    hal_status err;     /* the first register access that failed (sticky; probe clears) */
+    uint64_t trbidr;                  /* TRBIDR_EL1 */
+    uint64_t hw_align;                /* trbe_hw_align: 1 << TRBIDR_EL1.Align */
+    uint64_t align;                   /* trbe_align */
+    bool flag_update;                 /* TRBIDR_EL1.F */
+    uint64_t irqs;                    /* interrupts handled (IRQ set) */
+    uint64_t irqs_none;               /* IRQ_NONE: TRBSR_EL1.IRQ was clear */
+    bool erratum_drain_after_disable; /* TRBE_NEEDS_DRAIN_AFTER_DISABLE (Cortex-A510 erratum
+                                         2064142): TSB CSYNC after each disable; the user sets
+                                         it after probe for an affected core */
+    hal_status err; /* the first register access that failed (sticky; probe clears) */
     hal_sysreg err_reg;
 } sw_trbe;
 
