@@ -7,6 +7,7 @@
 
 extern "C" {
 #include "pe_internal.h"
+#include "trbe/trbe_internal.h"
 }
 
 #include <cstdio>
@@ -343,7 +344,7 @@ struct Rig {
         o->fault = mem.fault;
         // Stored through memcpy: the kind may be any int, also one pmt_trbe_fault_kind lacks.
         std::memcpy(&o->fault.kind, &mem.fault_kind, sizeof o->fault.kind);
-        if (fault_is_complete()) {
+        if (fault_is_complete(o->fault, r)) {
             stopped_in_op = true;
             stats.faults_stopping++;
         }
@@ -351,8 +352,13 @@ struct Rig {
 
     // A fault description with every field its kind needs (pmt_trbe.h), which therefore stops
     // collection (RQKLXR: a fault on a trace buffer write is a trace buffer management event).
-    bool fault_is_complete() const
+    // A fault that stops collection: one the model takes (pmt_trbe.h, "What each fault kind
+    // needs": trbe_fault_refused, the core's own rule, is the one source of truth) and whose kind
+    // this check knows to stop it.
+    bool fault_is_complete(const pmt_trbe_fault &given, const pmt_trbe_regime *regime) const
     {
+        if (trbe_fault_refused(&given, regime))
+            return false;
         const pmt_trbe_fault &f = mem.fault;
         bool stage_ok = f.stage == 1 || f.stage == 2;
         switch (mem.fault_kind) {
