@@ -138,6 +138,18 @@ inline element range_of(uint64_t start, uint32_t n, bool taken)
     return x;
 }
 
+// The decoded ranges are `want`, element by element.
+inline void expect_ranges(const std::vector<element> &got, const std::vector<element> &want)
+{
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); i++) {
+        EXPECT_EQ(got[i].a, want[i].a) << "range " << i;
+        EXPECT_EQ(got[i].b, want[i].b) << "range " << i;
+        EXPECT_EQ(got[i].n, want[i].n) << "range " << i;
+        EXPECT_EQ(got[i].taken, want[i].taken) << "range " << i;
+    }
+}
+
 // A program image: 32-bit words at addresses.
 struct image {
     std::map<uint64_t, std::vector<uint8_t>> blocks;

@@ -44,17 +44,6 @@ std::vector<element> chain_ranges(const std::vector<bool> &atoms, uint64_t at = 
     return r;
 }
 
-void expect_ranges(const std::vector<element> &got, const std::vector<element> &want)
-{
-    ASSERT_EQ(got.size(), want.size());
-    for (size_t i = 0; i < got.size(); i++) {
-        EXPECT_EQ(got[i].a, want[i].a) << "range " << i;
-        EXPECT_EQ(got[i].b, want[i].b) << "range " << i;
-        EXPECT_EQ(got[i].n, want[i].n) << "range " << i;
-        EXPECT_EQ(got[i].taken, want[i].taken) << "range " << i;
-    }
-}
-
 // Runs `atoms` on the chain program; returns the bytes the atoms took (after start, flushed).
 size_t run_chain(encoder &e, const std::vector<bool> &atoms, uint64_t at = base)
 {

@@ -100,21 +100,11 @@ class EteTrace : public TrbeTest
     decoded decode_capture(const pmt_ete_pkt_config &c = {}) { return decode(captured(), img, c); }
 };
 
-std::vector<element> ranges(const decoded &d)
-{
-    return d.of(kind::range);
-}
-
+// The capture decodes without an error into exactly `want`.
 void expect_ranges(const decoded &d, const std::vector<element> &want)
 {
     EXPECT_EQ(d.errors, 0u);
-    const std::vector<element> got = ranges(d);
-    ASSERT_EQ(got.size(), want.size());
-    for (size_t i = 0; i < want.size(); i++) {
-        EXPECT_EQ(got[i].a, want[i].a) << "range " << i;
-        EXPECT_EQ(got[i].b, want[i].b) << "range " << i;
-        EXPECT_EQ(got[i].taken, want[i].taken) << "range " << i;
-    }
+    ete_test::expect_ranges(d.of(kind::range), want);
 }
 
 TEST_F(EteTrace, TheCaptureDecodesIntoTheInstructionsReported)

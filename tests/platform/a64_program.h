@@ -7,7 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 
 namespace a64_test
@@ -32,6 +35,30 @@ inline run_result run(const std::string &name,
     EXPECT_EQ(r.platform->a64->end(), a64_cpu_end::system_off) << r.platform->a64->error();
     return r;
 }
+
+// The addresses of a program's labels: its symbols as nm lists them ("address type name", the
+// .sym file built beside it). labels("name") is the address, a test failure if there is none.
+struct labels {
+    std::map<std::string, uint64_t> s;
+    labels() = default;
+    explicit labels(const std::string &program)
+    {
+        std::ifstream f(std::string(PMTRACE_A64_DIR) + "/" + program + ".sym");
+        std::string line;
+        while (std::getline(f, line)) {
+            std::istringstream l(line);
+            std::string address, type, name;
+            if (l >> address >> type >> name)
+                s[name] = std::stoull(address, nullptr, 16);
+        }
+    }
+    uint64_t operator()(const std::string &name) const
+    {
+        auto it = s.find(name);
+        EXPECT_NE(it, s.end()) << "no symbol " << name;
+        return it == s.end() ? 0 : it->second;
+    }
+};
 
 // An ESR_ELx value: EC, IL = 1, ISS.
 constexpr uint64_t esr(uint32_t ec, uint32_t iss)

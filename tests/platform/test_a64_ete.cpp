@@ -12,10 +12,6 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <map>
-#include <sstream>
-
 using namespace pmtrace::platform;
 using namespace a64_test;
 
@@ -24,31 +20,11 @@ namespace
 
 constexpr uint64_t buf = 0x40100000; // ete_capture.inc's buffer
 
-std::map<std::string, uint64_t> symbols(const std::string &program)
-{
-    std::map<std::string, uint64_t> s;
-    std::ifstream f(std::string(PMTRACE_A64_DIR) + "/" + program + ".sym");
-    std::string line;
-    while (std::getline(f, line)) {
-        std::istringstream l(line);
-        std::string address, type, name;
-        if (l >> address >> type >> name)
-            s[name] = std::stoull(address, nullptr, 16);
-    }
-    return s;
-}
-
 struct capture {
     run_result r;
-    std::map<std::string, uint64_t> sym;
+    labels at; // the program's labels
     std::vector<uint8_t> bytes;
     decode_result decoded;
-    uint64_t at(const std::string &name) const
-    {
-        auto it = sym.find(name);
-        EXPECT_NE(it, sym.end()) << name;
-        return it == sym.end() ? 0 : it->second;
-    }
 };
 
 // The trace unit's registers as the decoder needs them, read from the model.
@@ -82,7 +58,7 @@ capture run_capture(const std::string &program, uint64_t size = 0)
     config.pe.core.ete.feat_ete = true;
     config.a64.exec_log = true;
     c.r = run(program, config);
-    c.sym = symbols(program);
+    c.at = labels(program);
     const uint64_t end = c.r.x[25]; // TRBPTR_EL1 at the end (ete.inc)
     EXPECT_GE(end, buf);
     const uint8_t *ram = c.r.platform->ram.data() + (buf - pmtrace::platform::virt::ram_base);

@@ -24,32 +24,6 @@ using namespace a64_test;
 namespace
 {
 
-// The program's symbols (nm: "address type name").
-std::map<std::string, uint64_t> symbols(const std::string &program)
-{
-    std::map<std::string, uint64_t> s;
-    std::ifstream f(std::string(PMTRACE_A64_DIR) + "/" + program + ".sym");
-    std::string line;
-    while (std::getline(f, line)) {
-        std::istringstream l(line);
-        std::string address, type, name;
-        if (l >> address >> type >> name)
-            s[name] = std::stoull(address, nullptr, 16);
-    }
-    return s;
-}
-
-struct labels {
-    std::map<std::string, uint64_t> s;
-    explicit labels(const std::string &program) : s(symbols(program)) {}
-    uint64_t operator()(const std::string &name) const
-    {
-        auto it = s.find(name);
-        EXPECT_NE(it, s.end()) << "no symbol " << name;
-        return it == s.end() ? 0 : it->second;
-    }
-};
-
 // The lines of the log's text form (docs/platform.md, "Execution log"), written by hand below.
 std::string line(const char *format, ...) __attribute__((format(printf, 1, 2)));
 std::string line(const char *format, ...)

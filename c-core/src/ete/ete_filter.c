@@ -351,12 +351,16 @@ bool ete_branch_broadcast(pmt_pe *pe, uint64_t addr)
 
 /* --- Options --- */
 
+bool ete_contextidr2_where_allowed(const pmt_pe *pe)
+{
+    return pe->cfg.have_el2 &&
+           (!trbe_self_hosted(pe) || PMT_GET(TRFCR_EL2, CX, pe->st.trbe.trfcr_el2));
+}
+
 /* TraceContextIDR2() (J1.3.4.43). */
 static bool trace_contextidr2(const pmt_pe *pe)
 {
-    if (!ete_trace_allowed(pe) || !pe->cfg.have_el2)
-        return false;
-    return !trbe_self_hosted(pe) || PMT_GET(TRFCR_EL2, CX, pe->st.trbe.trfcr_el2);
+    return ete_trace_allowed(pe) && ete_contextidr2_where_allowed(pe);
 }
 
 /* TraceTimeStamp() (J1.3.4.45), without FEAT_ECV: a reserved TRFCR_ELx.TS (0b10, and 0b00 in

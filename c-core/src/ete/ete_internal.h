@@ -96,6 +96,10 @@ typedef struct ete_options {
 } ete_options;
 void ete_get_options(const pmt_pe *pe, ete_options *out);
 
+/* TraceContextIDR2() (J1.3.4.43) without its TraceAllowed term, which holds wherever trace is
+ * generated: CONTEXTIDR_EL2 may be traced (EL2, and TRFCR_EL2.CX in self-hosted trace). */
+bool ete_contextidr2_where_allowed(const pmt_pe *pe);
+
 /* The PE's CONTEXTIDR_EL1 and CONTEXTIDR_EL2, which the Context comparators compare. */
 void ete_set_context(pmt_pe *pe, uint32_t contextidr_el1, uint32_t contextidr_el2);
 

@@ -101,10 +101,8 @@ static void configure(pmt_pe *pe)
     pmt_ete_pkt_config c;
     memset(&c, 0, sizeof c);
     c.cid = PMT_GET(TRCCONFIGR, CID, cfgr);
-    /* TraceContextIDR2() without the TraceAllowed term, which holds wherever trace is generated:
-     * CONTEXTIDR_EL2 is the Virtual context identifier (TRCCONFIGR.VMIDOPT is RES1). */
-    c.vmid = PMT_GET(TRCCONFIGR, VMID, cfgr) && pe->cfg.have_el2 &&
-             (!trbe_self_hosted(pe) || PMT_GET(TRFCR_EL2, CX, pe->st.trbe.trfcr_el2));
+    /* CONTEXTIDR_EL2 is the Virtual context identifier (TRCCONFIGR.VMIDOPT is RES1). */
+    c.vmid = PMT_GET(TRCCONFIGR, VMID, cfgr) && ete_contextidr2_where_allowed(pe);
     c.vmidopt = c.vmid;
     c.ts = PMT_GET(TRCCONFIGR, TS, cfgr) && pe->cfg.ete.timestamps;
     c.cci = PMT_GET(TRCCONFIGR, CCI, cfgr) && pe->cfg.ete.cycle_counting;

@@ -5,13 +5,9 @@
 // INTID (x21), TRBSR_EL1 (x22), TRBPTR_EL1 (x23) and TRBLIMITR_EL1 (x24), then prohibits trace,
 // drains (TSB CSYNC, DSB), disables the unit, clears TRBSR_EL1 and ends the interrupt.
 #include "common.inc"
+#include "trbe.inc"
 #define BUF 0x40100000
 #define LIMIT 0x40101000
-#define TRBLIMITR_EL1 s3_0_c9_c11_0
-#define TRBPTR_EL1 s3_0_c9_c11_1
-#define TRBBASER_EL1 s3_0_c9_c11_2
-#define TRBSR_EL1 s3_0_c9_c11_3
-#define TRFCR_EL1 s3_0_c1_c2_1
 .global _start
 _start:
     ldr x0, =vec

@@ -4,13 +4,9 @@
 // starts; the program waits (a loop of 2 x 40,000 instructions) while the unit sends its
 // bytes, prohibits trace, and reads TRBPTR_EL1 before (x20) and after (x21) TSB CSYNC.
 #include "common.inc"
+#include "trbe.inc"
 #define BUF 0x40100000
 #define LIMIT 0x40110000
-#define TRBLIMITR_EL1 s3_0_c9_c11_0
-#define TRBPTR_EL1 s3_0_c9_c11_1
-#define TRBBASER_EL1 s3_0_c9_c11_2
-#define TRBSR_EL1 s3_0_c9_c11_3
-#define TRFCR_EL1 s3_0_c1_c2_1
 .global _start
 _start:
     ldr x1, =BUF
