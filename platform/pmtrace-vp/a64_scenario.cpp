@@ -1,5 +1,6 @@
 // a64_scenario.cpp - the scenario image and its command line (a64_scenario.h).
 #include "a64_scenario.h"
+#include "a64_capture.h"
 #include "kernel.h"
 
 #include <cstdio>
@@ -32,13 +33,14 @@ std::string scenario_bootargs(const options &o)
     std::string events;
     for (uint16_t ev : o.events)
         events += (events.empty() ? "" : ",") + std::to_string(ev);
-    char text[512];
+    const capture_area area = capture_area_of(o);
+    char text[640];
     std::snprintf(text, sizeof text,
                   "pmtrace.scenario=%s pmtrace.iterations=%llu pmtrace.instructions=%llu "
                   "pmtrace.per_piece=%llu pmtrace.el=%u pmtrace.events=%s pmtrace.event=%u "
                   "pmtrace.period=%llu pmtrace.long=%d pmtrace.exclude=%s pmtrace.trace=%d "
                   "pmtrace.buffer=0x%llx pmtrace.buffer_size=0x%llx pmtrace.mode=%s "
-                  "pmtrace.semihosting=1",
+                  "pmtrace.semihosting=1 pmtrace.capture=0x%llx pmtrace.capture_size=0x%llx",
                   o.scenario_name.c_str(), static_cast<unsigned long long>(o.iterations),
                   static_cast<unsigned long long>(o.instructions),
                   static_cast<unsigned long long>(o.per_piece), o.el, events.c_str(),
@@ -47,7 +49,9 @@ std::string scenario_bootargs(const options &o)
                   : o.exclude_kernel ? "kernel"
                                      : "none",
                   o.trace_alongside, static_cast<unsigned long long>(o.buffer_base),
-                  static_cast<unsigned long long>(o.buffer_size), mode);
+                  static_cast<unsigned long long>(o.buffer_size), mode,
+                  static_cast<unsigned long long>(area.base),
+                  static_cast<unsigned long long>(area.size));
     return o.append.empty() ? text : text + (" " + o.append);
 }
 
@@ -55,9 +59,7 @@ platform::vp_config scenario_platform_config(const options &o)
 {
     platform::vp_config c = kernel_platform_config(o);
     c.a64.semihosting = true; // the image's status (its apps') becomes pmtrace-vp's
-    c.a64_trace_stand_in = true;
-    c.a64_trace.bytes_per_interval = 16;
-    c.a64_trace.interval = sc_core::sc_time(1, sc_core::SC_US);
+    c.a64.exec_log = c.a64.exec_log || o.decode; // what --decode checks the capture against
     return c;
 }
 

@@ -64,6 +64,7 @@ std::vector<uint8_t> device_tree(const options &o, const platform::vp &vp,
     c.pmu_ppi = platform::virt::pmu_intid - 16;
     c.trbe = vp.config().pe.core.trbe.feat_trbe;
     c.trbe_ppi = vp.gic.config().trbe_intid - 16;
+    c.ete = vp.config().pe.core.ete.feat_ete;
     std::vector<uint8_t> dtb = platform::build_virt_dtb(c, error);
     if (dtb.empty())
         error = "the platform's device tree: " + error;
@@ -81,6 +82,8 @@ platform::vp_config kernel_platform_config(const options &o)
     c.a64.quantum = o.quantum;
     c.a64.semihosting = o.semihosting;
     c.a64.exec_log = !o.exec_log.empty();
+    // The PE's ETE trace unit, driven by what the CPU executes (docs/trace.md).
+    c.pe.core.ete.feat_ete = true;
     c.uart.echo = true;
     c.uart.input = stdin_char;
     return c;

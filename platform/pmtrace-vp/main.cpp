@@ -6,6 +6,7 @@
 // boots the user's image instead (kernel.h); with --cpu host the host-driven CPU runs the apps
 // over a synthetic workload (scenario.h), with faults injected on the trace buffer's writes and
 // ETE trace to decode. docs/platform.md shows the command lines.
+#include "a64_capture.h"
 #include "a64_scenario.h"
 #include "kernel.h"
 #include "options.h"
@@ -79,9 +80,10 @@ int run_a64(const options &o)
     const bool scenario = o.kernel.empty();
     platform::vp vp("vp", scenario ? scenario_platform_config(o) : kernel_platform_config(o));
     int rc = -1;
+    const std::vector<uint8_t> image = scenario ? scenario_image() : std::vector<uint8_t>();
     if (!scenario) {
         rc = boot_kernel(o, vp, std::cerr);
-    } else if (const std::vector<uint8_t> image = scenario_image(); image.empty()) {
+    } else if (image.empty()) {
         std::cerr << "pmtrace-vp: this pmtrace-vp was built without its AArch64 scenario image "
                      "(no aarch64-linux-gnu-gcc: install gcc-aarch64-linux-gnu and rebuild); "
                      "--cpu host and --kernel IMAGE work without it\n";
@@ -102,8 +104,11 @@ int run_a64(const options &o)
     if (vcd)
         sc_core::sc_close_vcd_trace_file(vcd);
     rc = kernel_exit_status(o, vp, std::cerr);
+    std::string capture;
+    if (scenario && finish_capture(o, vp, image, capture, std::cerr) != exit_ok && rc == exit_ok)
+        rc = exit_failed;
     if (!o.quiet)
-        std::fputs(format_kernel_text(o, vp, host).c_str(), stdout);
+        std::fputs((format_kernel_text(o, vp, host) + capture).c_str(), stdout);
     if (!o.exec_log.empty() && (!vp.a64->exec_log() || !vp.a64->exec_log()->write(o.exec_log))) {
         std::fprintf(stderr, "pmtrace-vp: cannot write the execution log %s\n", o.exec_log.c_str());
         rc = exit_failed;

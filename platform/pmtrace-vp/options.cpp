@@ -224,13 +224,19 @@ void check_a64_scenario(const po::variables_map &vm, const options &o)
 {
     if (o.scenario == scenario::fault)
         throw bad_argument{"--scenario fault needs --cpu host"};
-    for (const char *name :
-         {"duration", "irq-cycles", "trace-data", "trace-bytes", "trigger", "trigger-after",
-          "trigger-count", "trace-out", "snapshot", "decode", "stats-json"})
+    for (const char *name : {"duration", "irq-cycles", "trace-data", "trace-bytes", "stats-json"})
         if (given(vm, name))
             throw bad_argument{std::string("--") + name +
-                               " needs --cpu host (the host CPU's synthetic workload; the "
-                               "AArch64 CPU has no ETE trace unit yet)"};
+                               " needs --cpu host (it shapes the host CPU's synthetic workload)"};
+    for (const char *name : {"trigger", "trigger-after", "trigger-count"})
+        if (given(vm, name))
+            throw bad_argument{std::string("--") + name +
+                               " needs --cpu host (the scenario image's trace session has no "
+                               "trigger source yet)"};
+    if (o.scenario != scenario::trace && !o.trace_alongside &&
+        (!o.trace_out.empty() || !o.snapshot.empty() || o.decode))
+        throw bad_argument{"--trace-out, --snapshot and --decode need a trace session (no "
+                           "--no-trace)"};
     if (o.el > 1)
         throw bad_argument{"--el: 0 or 1"};
 }

@@ -156,9 +156,9 @@ std::string format_kernel_text(const options &o, platform::vp &vp, double host_s
                          vp.gic.cpu(0).acknowledged(trbe_intid), trbe_intid));
     line(out, cs.device_accesses, "device accesses", "(loads and stores outside RAM)");
     const pmtrace::trace_bus_stats &ts = vp.pe.trace_stats();
-    if (vp.trace_unit) {
-        line(out, vp.trace_unit->bytes_sent(), "trace bytes generated",
-             "(trace unit stand-in, not ETE -> Trace Buffer Unit)");
+    pmt_ete_stats ete{};
+    if (pmt_ete_get_stats(vp.pe.core(), &ete) == PMT_OK && ete.bytes) {
+        line(out, ete.bytes, "trace bytes generated", "(ETE trace unit -> Trace Buffer Unit)");
         line(out, ts.transport_bytes + ts.dmi_bytes, "trace bytes written",
              "(Trace Buffer Unit -> RAM)");
     }

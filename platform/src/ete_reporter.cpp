@@ -1,6 +1,8 @@
 // ete_reporter.cpp - the CPU's reports to the trace unit (ete_reporter.h).
 #include <pmtrace/platform/ete_reporter.h>
 
+#include <pmtrace/pmtrace.h>
+
 #include <utility>
 
 namespace pmtrace::platform
@@ -23,6 +25,24 @@ pmt_ete_p0 p0_of(a64_p0_kind k)
 }
 
 } // namespace
+
+ete_registers ete_registers_of(pmt_pe *pe)
+{
+    auto read = [pe](pmt_reg_id id) {
+        uint64_t v = 0;
+        (void)pmt_pe_sysreg_read(pe, pmt_sysreg_encode({id, 0}), &v);
+        return static_cast<uint32_t>(v);
+    };
+    ete_registers r;
+    r.trcidr0 = read(PMT_REG_TRCIDR0);
+    r.trcidr1 = read(PMT_REG_TRCIDR1);
+    r.trcidr2 = read(PMT_REG_TRCIDR2);
+    r.trcidr8 = read(PMT_REG_TRCIDR8);
+    r.trcconfigr = read(PMT_REG_TRCCONFIGR);
+    r.trctraceidr = read(PMT_REG_TRCTRACEIDR);
+    r.trcdevarch = read(PMT_REG_TRCDEVARCH);
+    return r;
+}
 
 // The Exception packet's types: SVC, HVC and an SMC taken to EL3 are Calls; an SMC that
 // HCR_EL2.TSC traps to EL2, an UNDEFINED instruction and a trapped System register access are

@@ -25,6 +25,9 @@ std::string hex(uint64_t v)
 struct decode_state {
     decode_result *result;
     const trace_log *log;
+    bool runs = false;  // decode_options::runs
+    bool broken = true; // trace (re)started since the last range
+
     uint32_t lost_sync = 0; // NO_SYNC elements after a bad packet
     // Problems counted before the current library call: an error response is counted only when
     // nothing during the call said what it was.
@@ -62,11 +65,20 @@ ocsd_datapath_resp_t on_element(const void *context, const ocsd_trc_index_t inde
     auto *s = static_cast<decode_state *>(const_cast<void *>(context));
     decode_result &r = *s->result;
     switch (e->elem_type) {
-    case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
-        r.ranges.push_back({e->st_addr, e->en_addr, e->num_instr_range, kind_of(e->last_i_type),
-                            e->last_instr_exec != 0});
+    case OCSD_GEN_TRC_ELEM_INSTR_RANGE: {
+        const instruction_range range{e->st_addr, e->en_addr, e->num_instr_range,
+                                      kind_of(e->last_i_type), e->last_instr_exec != 0};
+        if (!s->runs)
+            r.ranges.push_back(range);
+        else if (!s->broken && !r.runs.empty() && r.runs.back().range == range)
+            r.runs.back().count++;
+        else
+            r.runs.push_back({range, 1, s->broken});
+        s->broken = false;
         break;
+    }
     case OCSD_GEN_TRC_ELEM_NO_SYNC:
+        s->broken = true;
         r.no_sync++;
         if (e->unsync_eot_info == UNSYNC_BAD_PACKET) {
             // Counted as errors after decoding, with the packet processor's own count.
@@ -77,7 +89,10 @@ ocsd_datapath_resp_t on_element(const void *context, const ocsd_trc_index_t inde
                                       std::to_string(index));
         }
         break;
-    case OCSD_GEN_TRC_ELEM_TRACE_ON: r.trace_on++; break;
+    case OCSD_GEN_TRC_ELEM_TRACE_ON:
+        s->broken = true;
+        r.trace_on++;
+        break;
     case OCSD_GEN_TRC_ELEM_PE_CONTEXT: r.pe_context++; break;
     case OCSD_GEN_TRC_ELEM_TIMESTAMP: r.timestamps.push_back(e->timestamp); break;
     case OCSD_GEN_TRC_ELEM_ADDR_NACC:
@@ -140,10 +155,12 @@ struct tree_guard {
 } // namespace
 
 decode_result decode_ete_trace(const uint8_t *data, size_t size, const ete_registers &regs,
-                               const std::vector<memory_image> &images, const trace_log &log)
+                               const std::vector<memory_image> &images,
+                               const decode_options &options, const trace_log &log)
 {
     decode_result r;
     decode_state s{&r, &log};
+    s.runs = options.runs;
     r.bytes = size;
     if (data == nullptr || size == 0) {
         s.error("empty trace buffer: nothing to decode");
@@ -213,6 +230,7 @@ decode_result decode_ete_trace(const uint8_t *data, size_t size, const ete_regis
             ocsd_dt_process_data(guard.tree, OCSD_OP_DATA, done, block, data + done, &used);
         if (!check_response(s, resp, "trace data")) {
             ocsd_dt_process_data(guard.tree, OCSD_OP_RESET, 0, 0, nullptr, nullptr);
+            s.broken = true;
             if (used == 0)
                 used = 1;
         } else if (OCSD_DATA_RESP_IS_WAIT(resp)) {

@@ -2,7 +2,8 @@
 // shape QEMU's hw/arm/virt.c gives the same devices. The bindings it follows are those of the
 // Linux kernel (Documentation/devicetree/bindings: arm/cpus.yaml, arm/psci.yaml,
 // timer/arm,arch_timer.yaml, arm/pmu.yaml, arm/arm,trbe.yaml,
-// interrupt-controller/arm,gic-v3.yaml, serial/pl011.yaml, clock/fixed-clock.yaml).
+// arm/arm,embedded-trace-extension.yaml, interrupt-controller/arm,gic-v3.yaml, serial/pl011.yaml,
+// clock/fixed-clock.yaml).
 #include "pmtrace/platform/virt_dtb.h"
 
 #include <libfdt.h>
@@ -27,6 +28,7 @@ constexpr unsigned max_spi = 987; // SPIs are INTIDs 32-1019
 
 constexpr uint32_t gic_phandle = 1;
 constexpr uint32_t clock_phandle = 2;
+constexpr uint32_t cpu_phandle = 3;
 
 // MPIDR_EL1's affinity fields: Aff3 [39:32], Aff2 [23:16], Aff1 [15:8], Aff0 [7:0] (cpus.yaml:
 // the cpu node's reg holds them and nothing else).
@@ -231,6 +233,8 @@ void add_cpus(tree_writer &w, const virt_dtb_config &c)
         w.u32("reg", low(affinity));
     if (c.psci_method != "none")
         w.string("enable-method", "psci");
+    if (c.ete)
+        w.u32("phandle", cpu_phandle);
     w.end();
     w.end();
 }
@@ -263,6 +267,15 @@ void add_trbe(tree_writer &w, const virt_dtb_config &c)
     w.begin("trbe");
     w.string("compatible", "arm,trace-buffer-extension");
     w.cells("interrupts", level_high(gic_ppi, c.trbe_ppi));
+    w.end();
+}
+
+// The ETE binding: the trace unit of the CPU it names (its output is the TRBE: no out-ports).
+void add_ete(tree_writer &w)
+{
+    w.begin("ete");
+    w.string("compatible", "arm,embedded-trace-extension");
+    w.cells("cpu", {cpu_phandle});
     w.end();
 }
 
@@ -336,6 +349,8 @@ int write_tree(std::vector<uint8_t> &buf, const virt_dtb_config &c)
     add_pmu(w, c);
     if (c.trbe)
         add_trbe(w, c);
+    if (c.ete)
+        add_ete(w);
     add_gic(w, c);
     add_clock(w, c);
     add_uart(w, c);

@@ -9,11 +9,13 @@
 #ifndef PMTRACE_SW_APPS_H
 #define PMTRACE_SW_APPS_H
 
+#include "../drivers/ete/ete.h"
 #include "../drivers/gic/gicv3.h"
 #include "../drivers/pmu/pmu.h"
 #include "../drivers/trbe/trbe.h"
 #include "../hal/hal.h"
 #include "../sw_errno.h"
+#include "capture.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -172,12 +174,21 @@ typedef struct sw_trace_config {
                                Trigger Event */
     bool exclude_user;      /* TRFCR_EL1.E0TRE = 0 */
     bool exclude_kernel;    /* TRFCR_EL1.E1TRE = 0 */
+    /* The PE's trace unit (sw/drivers/ete), programmed for the session as perf's cs_etm does:
+     * enabled after the buffer, disabled (its trace flushed into the buffer) before the buffer
+     * is collected, its Exception level filter from exclude_user and exclude_kernel, TRCTRACEIDR
+     * trace_id. False: the trace is the workload's own (a synthetic program's, on a host CPU). */
+    bool trace_unit;
+    uint8_t trace_id;
+    bool timestamps; /* TRCCONFIGR.TS */
     /* Where captured trace goes, oldest first: each piece of the buffer as it is collected
-     * (callback, may be NULL), and a copy (may be NULL). */
+     * (callback, may be NULL), a copy (may be NULL), and a capture area holding each part on
+     * its own (capture.h; may be NULL). */
     void (*data)(void *arg, uint64_t va, size_t len);
     void *data_arg;
     uint8_t *out;
     size_t out_size;
+    sw_capture *capture;
 } sw_trace_config;
 
 typedef struct sw_trace_result {
@@ -185,6 +196,7 @@ typedef struct sw_trace_result {
     uint64_t bytes;       /* captured trace (Fill: every part collected; Wrap and Circular Buffer:
                              what the buffer holds at the end) */
     size_t out_len;       /* bytes copied to config->out */
+    uint64_t parts;       /* parts collected (capture.h: each decoded on its own) */
     uint64_t irqs;        /* TRBE interrupts handled */
     uint64_t wraps;       /* Fill: buffer-full events; Wrap: wrap interrupts; Circular: 1 when the
                              pointer wrapped (TRBSR_EL1.WRAP) */

@@ -15,12 +15,14 @@ typedef struct trace_ctx {
     const sw_trace_config *cfg;
     sw_trace_result *res;
     sw_trbe trbe;
+    sw_ete ete;
+    bool ete_on; /* the trace unit is enabled */
     uint64_t base, limit;
     uint64_t start; /* Fill mode: where the part being collected starts */
     bool active;    /* the capture goes on (not stopped by a trigger or a fatal event) */
 } trace_ctx;
 
-/* Collected trace: to the callback and the copy. */
+/* Collected trace: to the callback, the copy and the capture area's open part. */
 static void deliver(trace_ctx *c, uint64_t va, uint64_t len)
 {
     if (!len)
@@ -34,13 +36,30 @@ static void deliver(trace_ctx *c, uint64_t va, uint64_t len)
         if (hal_mem_read(c->env->h, va, c->cfg->out + c->res->out_len, n) == HAL_OK)
             c->res->out_len += n;
     }
+    if (c->cfg->capture) {
+        uint64_t n = len;
+        uint8_t *to = sw_capture_reserve(c->cfg->capture, &n);
+        if (n && hal_mem_read(c->env->h, va, to, (size_t)n) != HAL_OK)
+            n = 0;
+        sw_capture_commit(c->cfg->capture, n, len - n);
+    }
+}
+
+/* The end of a part: what was delivered since the last one is trace without a break. */
+static void end_part(trace_ctx *c)
+{
+    if (c->cfg->capture)
+        sw_capture_close(c->cfg->capture);
+    c->res->parts++;
 }
 
 /* Fill mode: the part from start to ptr (the limit when the buffer filled). */
 static void deliver_part(trace_ctx *c, uint64_t end)
 {
-    if (end > c->start && end <= c->limit)
+    if (end > c->start && end <= c->limit) {
         deliver(c, c->start, end - c->start);
+        end_part(c);
+    }
     c->start = end;
 }
 
@@ -157,6 +176,34 @@ static void deliver_ring(trace_ctx *c, uint64_t ptr)
     if (c->res->wrapped)
         deliver(c, ptr, c->limit - ptr);
     deliver(c, c->base, ptr - c->base);
+    if (c->res->wrapped || ptr > c->base)
+        end_part(c);
+}
+
+/* The trace unit for the session (etm_event_start, after the sink): its filter as TRFCR's. */
+static int trace_unit_enable(trace_ctx *c)
+{
+    const sw_trace_config *cfg = c->cfg;
+    if (!cfg->trace_unit)
+        return SW_OK;
+    int ret = sw_ete_probe(&c->ete, c->env->h);
+    const sw_ete_config ec = {.trace_id = cfg->trace_id,
+                              .exclude_user = cfg->exclude_user,
+                              .exclude_kernel = cfg->exclude_kernel,
+                              .timestamp = cfg->timestamps};
+    if (!ret)
+        ret = sw_ete_enable(&c->ete, &ec);
+    c->ete_on = ret == SW_OK;
+    return ret;
+}
+
+/* etm_event_stop: the trace unit stops and its trace is in the buffer before it is collected. */
+static int trace_unit_disable(trace_ctx *c)
+{
+    if (!c->ete_on)
+        return SW_OK;
+    c->ete_on = false;
+    return sw_ete_disable(&c->ete);
 }
 
 int sw_trace_run(const sw_env *env, const sw_trace_config *cfg, const sw_workload *w,
@@ -190,6 +237,8 @@ int sw_trace_run(const sw_env *env, const sw_trace_config *cfg, const sw_workloa
         return res->status = ret;
     sw_trbe_buf b = buffer(&c, c.base);
     ret = sw_trbe_enable(&c.trbe, &b);
+    if (!ret)
+        ret = trace_unit_enable(&c);
     if (!ret) {
         /* The trace unit's driver allows trace where the session wants it. */
         sw_trbe_write_trfcr(&c.trbe, trace_filter(cfg));
@@ -197,6 +246,9 @@ int sw_trace_run(const sw_env *env, const sw_trace_config *cfg, const sw_workloa
     }
     /* The end of the session: the trace unit stops, then the buffer is collected. */
     sw_trbe_write_trfcr(&c.trbe, 0);
+    int r1 = trace_unit_disable(&c);
+    if (!ret)
+        ret = r1;
     sw_trbe_irq_info info;
     int r2 = sw_trbe_update_buffer(&c.trbe, &info);
     if (!ret)

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <cstdlib>
 #include <string>
 
@@ -144,7 +146,8 @@ TEST(SwA64, RecordSamplesAtTheExactCount)
 }
 
 // trace: the TRBE driver's sequences as MSR and MRS (probe, enable in Fill mode, TSB CSYNC,
-// disable). The CPU has no trace unit, so nothing is written: TRBPTR_EL1 stays at the base.
+// disable). The platform's default PE has no trace unit, so nothing is written: TRBPTR_EL1 stays
+// at the base.
 // pmtrace-vp's scenario image with no device tree (x0 = 0, so no command line): its defaults,
 // stat over 1000 x 1000 instructions at EL0 inside a Fill-mode trace session, ended by PSCI
 // SYSTEM_OFF (no pmtrace.semihosting=1).
@@ -170,6 +173,24 @@ TEST(SwA64, TraceSessionWithoutATraceUnit)
               std::string::npos)
         << r.uart;
     EXPECT_NE(r.uart.find("TRBPTR_EL1 0x40400000"), std::string::npos) << r.uart;
+    EXPECT_NE(r.uart.find("trace: ok"), std::string::npos) << r.uart;
+}
+
+// The same image on a PE with the ETE: the trace app programs the trace unit as perf does
+// (sw/drivers/ete) and the buffer holds everything the unit generated, nothing more.
+TEST(SwA64, TraceSessionWithTheTraceUnit)
+{
+    vp_config config;
+    config.pe.core.ete.feat_ete = true;
+    sw_image r = run_sw("sw_trace", PMTRACE_SW_A64_DIR, config);
+    pmt_ete_stats stats{};
+    ASSERT_EQ(pmt_ete_get_stats(r.platform->pe.core(), &stats), PMT_OK);
+    EXPECT_GT(stats.bytes, 100u);
+    EXPECT_LT(stats.bytes, 0x10000u); // no buffer full
+    char ptr[64];
+    std::snprintf(ptr, sizeof ptr, "TRBPTR_EL1 0x%llx",
+                  static_cast<unsigned long long>(0x40400000u + stats.bytes));
+    EXPECT_NE(r.uart.find(ptr), std::string::npos) << ptr << "\n" << r.uart;
     EXPECT_NE(r.uart.find("trace: ok"), std::string::npos) << r.uart;
 }
 

@@ -276,6 +276,19 @@ TEST_F(VirtDtb, TheTrbeIsOnItsPpiWhenPresent)
     EXPECT_EQ(node("/trbe"), -FDT_ERR_NOTFOUND);
 }
 
+// Linux's arm,embedded-trace-extension binding: the trace unit names its CPU by phandle.
+TEST_F(VirtDtb, TheEteNamesItsCpuWhenPresent)
+{
+    build();
+    EXPECT_EQ(node("/ete"), -FDT_ERR_NOTFOUND);
+    config.ete = true;
+    build();
+    EXPECT_EQ(text("/ete", "compatible"), "arm,embedded-trace-extension");
+    const uint32_t cpu = phandle_of("/cpus/cpu@0");
+    EXPECT_NE(cpu, 0u);
+    EXPECT_EQ(cell_list("/ete", "cpu"), cells{cpu});
+}
+
 TEST_F(VirtDtb, OtherAddressesNameTheirNodes)
 {
     config.ram_base = 0x8000'0000;

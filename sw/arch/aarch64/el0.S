@@ -4,7 +4,8 @@
     .text
 // uint64_t a64_call_el0(uint64_t entry, uint64_t arg, uint64_t sp_el0)
 // Keeps the callee-saved registers and DAIF on the EL1 stack, then ERET to EL0t with SPSR_EL1's
-// D, A, I, F those of the caller (D1.3.4: PSTATE is restored from SPSR_EL1).
+// D, A, I, F those of the caller (D1.3.4: PSTATE is restored from SPSR_EL1), interrupts masked
+// from the write of ELR_EL1 to the ERET.
     .global a64_call_el0
 a64_call_el0:
     stp x29, x30, [sp, #-112]!
@@ -15,6 +16,9 @@ a64_call_el0:
     stp x27, x28, [sp, #80]
     mrs x9, daif
     str x9, [sp, #96]
+    // An interrupt taken between the MSR to ELR_EL1 and the ERET would overwrite ELR_EL1 and
+    // SPSR_EL1 (D1.3.1): mask everything until the ERET, which restores the caller's masks.
+    msr daifset, #0xf
     mov x10, sp
     ldr x11, =el0_caller_sp
     str x10, [x11]

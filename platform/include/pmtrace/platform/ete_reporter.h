@@ -6,6 +6,7 @@
 #define PMTRACE_PLATFORM_ETE_REPORTER_H
 
 #include <pmtrace/platform/a64_trace_listener.h>
+#include <pmtrace/platform/trace_types.h>
 #include <pmtrace/systemc/ete_if.h>
 
 #include <cstdint>
@@ -16,6 +17,10 @@ namespace pmtrace::platform
 
 // The ETE exception type of an exception the CPU took (docs/trace.md, "Exception types").
 pmt_ete_exception ete_exception_type(const a64_trace_exception_taken &e);
+
+// The trace unit's registers a decoder needs (TRCIDR0/1/2/8, TRCCONFIGR, TRCTRACEIDR,
+// TRCDEVARCH), as the PE model's trace unit holds them now.
+ete_registers ete_registers_of(pmt_pe *pe);
 
 class ete_reporter : public a64_trace_listener
 {

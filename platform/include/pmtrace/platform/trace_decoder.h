@@ -29,8 +29,22 @@
 namespace pmtrace::platform
 {
 
+// Consecutive identical ranges, kept once with their count (decode_options::runs): a loop's
+// millions of iterations in one entry. `after_break`: trace restarted before it (a Trace On, or
+// the decoder waiting for a sync point), so what ran just before it is not in the trace.
+struct range_run {
+    instruction_range range;
+    uint64_t count = 1;
+    bool after_break = false;
+};
+
+struct decode_options {
+    bool runs = false; // fill decode_result::runs instead of decode_result::ranges
+};
+
 struct decode_result {
     std::vector<instruction_range> ranges; // in execution order
+    std::vector<range_run> runs;           // the same, with decode_options::runs
 
     uint32_t errors = 0;
     std::vector<std::string> messages; // one per error (the first max_messages of them)
@@ -56,7 +70,13 @@ struct decode_result {
 // TRCTRACEIDR, TRCDEVARCH); `images` hold the program (they must not overlap).
 decode_result decode_ete_trace(const uint8_t *data, size_t size, const ete_registers &regs,
                                const std::vector<memory_image> &images,
-                               const trace_log &log = trace_log());
+                               const decode_options &options, const trace_log &log = trace_log());
+inline decode_result decode_ete_trace(const uint8_t *data, size_t size, const ete_registers &regs,
+                                      const std::vector<memory_image> &images,
+                                      const trace_log &log = trace_log())
+{
+    return decode_ete_trace(data, size, regs, images, decode_options(), log);
+}
 inline decode_result decode_ete_trace(const std::vector<uint8_t> &trace, const ete_registers &regs,
                                       const std::vector<memory_image> &images,
                                       const trace_log &log = trace_log())

@@ -1,8 +1,9 @@
 /*
  * trace.c - a trace session on AArch64 bare metal: the trace app brings up the TRBE driver
  * (probe, the Fill-mode enable sequence, TRFCR_EL1, drain with TSB CSYNC, disable) around the
- * EL0 loop and prints what it captured. The CPU has no trace unit yet (issue 14): nothing reaches
- * the Trace Buffer Unit, so the buffer stays empty and TRBPTR_EL1 at its base.
+ * EL0 loop, with the PE's trace unit (the ETE driver's perf session) when it has one, and prints
+ * what it captured. Without a trace unit nothing reaches the Trace Buffer Unit: the buffer stays
+ * empty and TRBPTR_EL1 at its base.
  */
 #include "image.h"
 
@@ -21,6 +22,9 @@ int main(void)
                            .fill_mode = PMT_TRBLIMITR_FM_FILL,
                            .trigger = SW_TRACE_NO_TRIGGER};
     sw_env env = sw_env_virt(hal_a64());
+    sw_ete ete;
+    cfg.trace_unit = sw_ete_probe(&ete, env.h) == SW_OK;
+    cfg.trace_id = 0x10;
     sw_workload w = image_loop(&loop, 100, 1001, 0);
     sw_trace_result res;
     int ret = sw_trace_run(&env, &cfg, &w, &res);

@@ -2,13 +2,16 @@
  * vp.c - pmtrace-vp's scenario image: the stat, record or trace app over the EL0 loop, as the
  * command line in the device tree asks (bootargs.h; pmtrace-vp writes it from its options, and
  * QEMU's -append gives the same words), with a Fill-mode trace session around stat and record
- * unless pmtrace.trace=0. The tables go to the console; main's status is the apps'.
+ * unless pmtrace.trace=0. The trace is the PE's trace unit's (ETE, sw/drivers/ete) when it has
+ * one, captured by its Trace Buffer Unit. The tables go to the console; main's status is the apps'.
  *
  *   pmtrace.scenario=stat|record|trace     pmtrace.events=N,N,...   (stat, at most 16)
  *   pmtrace.event=N pmtrace.period=N       (record)                 pmtrace.long=0|1
  *   pmtrace.iterations=N pmtrace.instructions=N pmtrace.per_piece=N pmtrace.el=0|1
  *   pmtrace.exclude=none|user|kernel       pmtrace.trace=0|1
  *   pmtrace.buffer=BASE pmtrace.buffer_size=N pmtrace.mode=fill|wrap|circular
+ *   pmtrace.capture=BASE pmtrace.capture_size=N   (a capture area, capture.h: each part of the
+ *                                          trace collected, for the host to read after the run)
  *   pmtrace.semihosting=1                  (main's status to the host by semihosting SYS_EXIT)
  */
 #include "bootargs.h"
@@ -29,6 +32,7 @@ typedef struct vp_args {
 } vp_args;
 
 static sw_loop loop;
+static sw_capture capture;
 static sw_record_sample samples[8];
 static char text[4096];
 static const char *args_text;
@@ -93,7 +97,7 @@ static bool parse(vp_args *a)
                                            PMT_TRBLIMITR_FM_CIRCULAR};
     unsigned scenario = 0, exclude = 0, mode = 0;
     uint64_t trace = 1, long_counters = 0, event = PMT_EV_INST_RETIRED;
-    uint64_t period = 1000000, base = 0x40100000, size = 0x10000;
+    uint64_t period = 1000000, base = 0x40100000, size = 0x10000, area = 0, area_size = 0;
     a->iterations = 1000;
     a->instructions = 1000;
     a->per_piece = 100;
@@ -108,13 +112,18 @@ static bool parse(vp_args *a)
               number("pmtrace.per_piece", &a->per_piece) && number("pmtrace.el", &a->el) &&
               number("pmtrace.trace", &trace) && number("pmtrace.long", &long_counters) &&
               number("pmtrace.event", &event) && number("pmtrace.period", &period) &&
-              number("pmtrace.buffer", &base) && number("pmtrace.buffer_size", &size);
+              number("pmtrace.buffer", &base) && number("pmtrace.buffer_size", &size) &&
+              number("pmtrace.capture", &area) && number("pmtrace.capture_size", &area_size);
     if (!ok)
         return false;
     if (a->el > 1 || a->per_piece == 0 || event > 0xFFFF || period == 0 || trace > 1 ||
         long_counters > 1) {
         image_print("sw/vp: pmtrace.el is 0 or 1, pmtrace.per_piece and pmtrace.period at least "
                     "1, pmtrace.event 16 bits, pmtrace.trace and pmtrace.long 0 or 1\n");
+        return false;
+    }
+    if (area_size && !sw_capture_init(&capture, (void *)(uintptr_t)area, area_size)) {
+        image_print("sw/vp: pmtrace.capture: an 8-byte aligned address and at least 40 bytes\n");
         return false;
     }
     a->scenario = scenarios[scenario];
@@ -132,7 +141,11 @@ static bool parse(vp_args *a)
         (sw_trace_config){.base = base,
                           .size = size,
                           .fill_mode = scenario == 2 ? mode_values[mode] : PMT_TRBLIMITR_FM_FILL,
-                          .trigger = SW_TRACE_NO_TRIGGER};
+                          .trigger = SW_TRACE_NO_TRIGGER,
+                          .exclude_user = exclude == 1,
+                          .exclude_kernel = exclude == 2,
+                          .trace_id = 0x10,
+                          .capture = area_size ? &capture : NULL};
     a->trace_alongside = trace && scenario != 2;
     return true;
 }
@@ -194,6 +207,9 @@ int main(void)
         return ret;
     }
     env.gic = &gic;
+    /* The trace is the trace unit's, when the PE has one (else the buffer stays empty). */
+    sw_ete ete;
+    a.trace.trace_unit = sw_ete_probe(&ete, env.h) == SW_OK;
     sw_workload w = image_loop(&loop, a.iterations, a.instructions, (uint8_t)a.el);
     loop.per_piece = a.per_piece;
     counting c = {.args = &a, .env = &env, .loop = w};
