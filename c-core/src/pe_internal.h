@@ -286,6 +286,8 @@ bool ete_trace_state_valid(const struct pmt_ete_trace *t);
 /* A PMU event (PMU_OVFS, ...) or a Trace Buffer Unit event (TRB_WRAP, TRB_TRIG), which the trace
  * unit's External Input Selectors may select. */
 void ete_external_event(pmt_pe *pe, uint16_t event);
+/* Whether ete_external_event(event) would do something now (an External Input takes it). */
+bool ete_external_event_taken(const pmt_pe *pe, uint16_t event);
 
 static inline bool pe_have_pmu(const pmt_pe *pe, pmt_pmu_version v)
 {

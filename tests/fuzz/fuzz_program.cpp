@@ -685,20 +685,6 @@ static uint32_t any_offset(Input &in)
     return (v & 0x8000) ? v & 0x1FFF : v & 0xFFC; // mostly aligned, sometimes anything
 }
 
-// KNOWN ISSUE (docs/testing.md "Fuzzing"): pmt_pmu_count's cost grows with n / 2^32 while a
-// 32-bit counter counts the event (pmu_increment steps from one overflow to the next), so
-// n = 2^64-1 runs 2^32 overflow steps, against the header's "the cost does not depend on n".
-// Until that is fixed, counts are cut to 36 bits (at most 16 overflows of a 32-bit counter per
-// call); build with -DPMTRACE_FUZZ_FULL_COUNTS to give n up to 2^64-1.
-static uint64_t counted(uint64_t n)
-{
-#ifdef PMTRACE_FUZZ_FULL_COUNTS
-    return n;
-#else
-    return n & ((uint64_t{1} << 36) - 1);
-#endif
-}
-
 static Decoded decode(Input &in, Mix mix, const pmt_pe_config &cfg)
 {
     Decoded d;
@@ -735,9 +721,9 @@ static Decoded decode(Input &in, Mix mix, const pmt_pe_config &cfg)
         break;
     case OP_COUNT:
         d.a = any_event(in);
-        d.b = counted(in.value());
+        d.b = in.value();
         break;
-    case OP_CYCLES: d.a = counted(in.value()); break;
+    case OP_CYCLES: d.a = in.value(); break;
     case OP_RETIRE:
         d.a = in.value();
         d.b = in.u8();

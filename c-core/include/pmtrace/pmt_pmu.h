@@ -14,8 +14,11 @@ extern "C" {
 /*
  * n occurrences of event `event` at the current PE state (PMUEvent(event, n)). The cost does
  * not depend on n: overflow, CHAIN and freezing are exact even when n crosses several
- * overflows. CPU_CYCLES also drives PMCCNTR_EL0 and INST_RETIRED PMICNTR_EL0. Events the PMU
- * generates itself (SW_INCR, CHAIN, ...) are refused with PMT_ERR_ARG.
+ * overflows (whole periods of repeating overflows are done at once; the pmu_event output then
+ * reports them in one call). One exception: while the ETE takes PMU_OVFS or PMU_HOVFS as an
+ * External Input, each overflow is an event in the trace and costs one step. CPU_CYCLES also
+ * drives PMCCNTR_EL0 and INST_RETIRED PMICNTR_EL0. Events the PMU generates itself (SW_INCR,
+ * CHAIN, ...) are refused with PMT_ERR_ARG.
  */
 pmt_status pmt_pmu_count(pmt_pe *pe, uint16_t event, uint64_t n);
 

@@ -492,11 +492,22 @@ static void external_events(ete_out *o, unsigned extin)
     events(o, next == NO_ADDRESS ? 0 : next, extin);
 }
 
-void ete_external_event(pmt_pe *pe, uint16_t event)
+/* The External Inputs that take `event` now; 0 when ete_external_event does nothing. */
+static unsigned extin_taking(const pmt_pe *pe, uint16_t event)
 {
     if (!pe->cfg.ete.feat_ete || !pe->st.etr.configured || !ete_active(pe))
-        return;
-    unsigned extin = ete_extin_selected(pe, event);
+        return 0;
+    return ete_extin_selected(pe, event);
+}
+
+bool ete_external_event_taken(const pmt_pe *pe, uint16_t event)
+{
+    return extin_taking(pe, event) != 0;
+}
+
+void ete_external_event(pmt_pe *pe, uint16_t event)
+{
+    unsigned extin = extin_taking(pe, event);
     if (!extin)
         return;
     if (pe->ete_in_output) { /* a Trace Buffer Unit event while it takes the unit's bytes */

@@ -2,12 +2,44 @@
  * pmu_count.c - counting. Counters that count the same event share a slot; pmt_pmu_count adds
  * to the slot's pending count while the count stays below the slot's room (the events left
  * before any of its counters overflows). Only then does the exact path run: it advances the
- * counters overflow by overflow, so overflow flags, CHAIN and freezing are right whatever n is,
- * at a cost that grows with the number of overflows crossed, never with n.
+ * counters overflow by overflow (the step path), so overflow flags, CHAIN and freezing are
+ * right whatever n is.
+ *
+ * Steady state. A counter that overflows at bit 32 overflows every 2^32 events (2^38 cycles for
+ * the cycle counter with PMCR.D = 1), so a large n would make the step path take up to 2^32
+ * steps. For n >= PMU_BATCH_MIN the step path batches once the counting repeats itself. It
+ * marks the state right after an overflow of a counter that overflows at bit 32 (st, the
+ * architectural state, and the output levels pmu_update derives from it) and compares at each
+ * later overflow. If, P events later, all of it equals the mark except
+ *   - the values of the counters counting the event: those that overflow at bit 32 show the
+ *     same [31:0] again (and the PMCR.D prescale, in st, is the same), the others (64-bit
+ *     overflow) have not overflowed;
+ *   - the values of odd counters counting CHAIN, each advanced by d (one per 32-bit overflow of
+ *     its even neighbour, AArch64.IncrementEventCounter);
+ * then each further period of P events does the same as this one: the same counters overflow
+ * (their PMOVSSET bits already set, no output changes level, nothing freezes that has not),
+ * CHAIN adds d and the same PMU_OVFS and PMU_HOVFS are exported. k whole periods are done at
+ * once: the counters advance by k * P events (all bits, IFYVTD; PMCR.D divides as for any
+ * count) and the CHAIN counters by k * d, and the pmu_event callback gets k times the window's
+ * PMU_OVFS and PMU_HOVFS in one call (its contract: how many occurred at once). k stops short
+ * of the next overflow of a counter that is not periodic (a CHAIN counter, a 64-bit counter):
+ * that overflow may change the state (its PMOVSSET bit; freezing with PMCR.FZO or
+ * MDCR_EL2.HPMFZO, FEAT_PMUv3p7), so the step path takes it, then marks again. Anything else
+ * that changes inside the window (the first setting of a PMOVSSET bit, the PMU exception
+ * pending, a freeze, a register a callback writes) fails the comparison and moves the mark.
+ * pmu_sync_armed (FEAT_SEBEP) is not involved: it only sets the slots' room after the count,
+ * from PMOVSSET and the exception controls, which the comparison covers; and while the PMU
+ * exception is enabled every counter overflows at bit 64 (IPFDLQ), so nothing is periodic.
+ * Not batched: the ETE taking PMU_OVFS or PMU_HOVFS as an External Input
+ * (ete_external_event_taken), which makes each overflow its own event in the trace: the step
+ * path then costs one step per overflow, as the trace it makes does.
  */
 #include "../pe_internal.h"
 
 #include "pmtrace/pmt_events.h"
+
+#include <stddef.h>
+#include <string.h>
 
 static uint16_t counter_event(const pmt_pe *pe, unsigned idx)
 {
@@ -169,30 +201,45 @@ void pmu_update(pmt_pe *pe)
 }
 
 /* PMU_OVFS and PMU_HOVFS (D14.3): each overflow of a counter whose PMINTENSET bit is 1, in the
- * first range (with the cycle and instruction counters) or the second range. The PMU cannot
- * count them; they go to the pmu_event output. */
+ * first range (with the cycle and instruction counters) or the second range. */
+struct ovf_events {
+    uint64_t first, second;
+};
+
+static struct ovf_events overflow_events(const pmt_pe *pe, uint64_t ovf)
+{
+    struct ovf_events e = {0, 0};
+    for (uint64_t m = ovf & pe->st.pmu.inten; m; m &= m - 1) {
+        enum pmu_range range = pmu_counter_range(pe, (unsigned)__builtin_ctzll(m));
+        e.first += range == PMU_R1;
+        e.second += range == PMU_R2;
+    }
+    e.second = pe->cfg.have_el2 ? e.second : 0;
+    return e;
+}
+
+/* The PMU cannot count PMU_OVFS and PMU_HOVFS; they go to the pmu_event output. */
+static void deliver_overflow_events(pmt_pe *pe, struct ovf_events e)
+{
+    if (!pe->cb.pmu_event)
+        return;
+    if (e.first)
+        pe->cb.pmu_event(pe->cb.user, PMT_EV_PMU_OVFS, e.first);
+    if (e.second)
+        pe->cb.pmu_event(pe->cb.user, PMT_EV_PMU_HOVFS, e.second);
+}
+
 static void export_overflow_events(pmt_pe *pe, uint64_t ovf)
 {
     if (!pe->cb.pmu_event && !pe->cfg.ete.feat_ete)
         return;
-    uint64_t first = 0, second = 0;
-    for (uint64_t m = ovf & pe->st.pmu.inten; m; m &= m - 1) {
-        enum pmu_range range = pmu_counter_range(pe, (unsigned)__builtin_ctzll(m));
-        first += range == PMU_R1;
-        second += range == PMU_R2;
-    }
-    second = pe->cfg.have_el2 ? second : 0;
+    struct ovf_events e = overflow_events(pe, ovf);
     /* The trace unit's External Inputs (TRCEXTINSELR<n>) see them too. */
-    if (first)
+    if (e.first)
         ete_external_event(pe, PMT_EV_PMU_OVFS);
-    if (second)
+    if (e.second)
         ete_external_event(pe, PMT_EV_PMU_HOVFS);
-    if (!pe->cb.pmu_event)
-        return;
-    if (first)
-        pe->cb.pmu_event(pe->cb.user, PMT_EV_PMU_OVFS, first);
-    if (second)
-        pe->cb.pmu_event(pe->cb.user, PMT_EV_PMU_HOVFS, second);
+    deliver_overflow_events(pe, e);
 }
 
 /* The counters in `ovf` have just overflowed. */
@@ -219,7 +266,177 @@ static void on_overflow(pmt_pe *pe, uint64_t ovf)
     pmu_update(pe);
 }
 
-void pmu_increment(pmt_pe *pe, uint16_t event, uint64_t n, int only_idx)
+/* ---- Steady state (the header comment) ---- */
+
+/* Below this many events the step path makes at most a few steps per counter: no marking. */
+#define PMU_BATCH_MIN (UINT64_C(1) << 33)
+
+/* The state at an overflow, and what happened since. Of what pmu_update derives from st, the
+ * output levels and the exception output; not the FEAT_SEBEP bookkeeping of the instruction
+ * (pe->counted and pe->overflowed only gather the counters that counted and overflowed, which a
+ * batch repeats; pe->before is not touched by counting): a model restored from a save, where
+ * those start empty, batches as the saved one does. */
+struct steady_mark {
+    bool valid;
+    uint64_t left;          /* events still to count at the mark */
+    struct ovf_events sent; /* PMU_OVFS and PMU_HOVFS exported since the mark */
+    struct pmt_pe_arch st;
+    bool irq_level, cti_level, halt_level, brbe_frozen, exc_pending;
+    unsigned exc_target;
+};
+
+static void mark_now(const pmt_pe *pe, struct steady_mark *k, uint64_t left)
+{
+    *k = (struct steady_mark){.valid = true,
+                              .left = left,
+                              .irq_level = pe->irq_level,
+                              .cti_level = pe->cti_level,
+                              .halt_level = pe->halt_level,
+                              .brbe_frozen = pe->brbe_frozen,
+                              .exc_pending = pe->exc_pending,
+                              .exc_target = pe->exc_target};
+    memcpy(&k->st, &pe->st, sizeof k->st);
+}
+
+static bool derived_equal(const pmt_pe *pe, const struct steady_mark *k)
+{
+    return pe->irq_level == k->irq_level && pe->cti_level == k->cti_level &&
+           pe->halt_level == k->halt_level && pe->brbe_frozen == k->brbe_frozen &&
+           pe->exc_pending == k->exc_pending && pe->exc_target == k->exc_target;
+}
+
+/* A counter's value bits: [31:0] for an event counter without FEAT_PMUv3p5 (RQZJKS). */
+static uint64_t value_mask(const pmt_pe *pe, unsigned idx)
+{
+    return idx < PMT_CYCLE_COUNTER_ID && !pe_have_pmu(pe, PMT_PMUV3P5) ? UINT32_MAX : UINT64_MAX;
+}
+
+/* How a window from the mark to now repeats: the counters that advance (mask: by the window's
+ * events; chained: by d[idx] CHAIN increments), and whether the 32-bit ones are in phase. */
+struct steady_window {
+    uint64_t chained;
+    uint64_t d[PMT_NUM_COUNTER_IDS];
+    bool same_state, in_phase;
+};
+
+/* A counter not counting the event that changed in the window must be an odd counter counting
+ * CHAIN. It may have overflowed there (at a point where the state did not change, or the
+ * comparison fails): that overflow's own effects are not repeated, whole_periods stops short of
+ * its next one. */
+static bool chain_counter(const pmt_pe *pe, unsigned idx)
+{
+    return (idx & 1) && idx < pe->cfg.num_counters && counter_event(pe, idx) == PMT_EV_CHAIN;
+}
+
+static struct steady_window compare_window(const pmt_pe *pe, const struct steady_mark *k,
+                                           uint64_t mask, uint64_t events)
+{
+    struct steady_window w = {.same_state = true, .in_phase = true};
+    for (unsigned idx = 0; idx < PMT_NUM_COUNTER_IDS; idx++) {
+        uint64_t was = k->st.pmu.cnt[idx], now = pe->st.pmu.cnt[idx];
+        if (mask >> idx & 1) {
+            if (pmu_overflow_bit(pe, idx) == 32)
+                w.in_phase &= (was & UINT32_MAX) == (now & UINT32_MAX);
+            else /* a 64-bit overflow in the window is not periodic: its export would repeat */
+                w.same_state &= was + events > was;
+        } else if (was != now) {
+            w.d[idx] = (now - was) & value_mask(pe, idx);
+            w.chained |= UINT64_C(1) << idx;
+            w.same_state &= chain_counter(pe, idx);
+        }
+    }
+    if (!w.same_state || !derived_equal(pe, k))
+        return (struct steady_window){.same_state = false};
+    /* Everything else as at the mark: st around the counter values (bytewise: st is plain data
+     * copied with memcpy, padding included). */
+    const size_t from = offsetof(struct pmt_pe_arch, pmu.cnt);
+    const size_t to = from + sizeof pe->st.pmu.cnt;
+    const unsigned char *a = (const unsigned char *)&pe->st, *b = (const unsigned char *)&k->st;
+    w.same_state = memcmp(a, b, from) == 0 && memcmp(a + to, b + to, sizeof pe->st - to) == 0;
+    return w;
+}
+
+/* How far counter idx advances in a period if it is not periodic (a CHAIN counter, in CHAIN
+ * increments; a 64-bit counter counting the event, in events); 0 if it is periodic or idle. */
+static uint64_t nonperiodic_advance(const pmt_pe *pe, const struct steady_window *w, uint64_t mask,
+                                    uint64_t events, unsigned idx)
+{
+    if (w->chained >> idx & 1)
+        return w->d[idx];
+    if ((mask >> idx & 1) && pmu_overflow_bit(pe, idx) == 64)
+        return events;
+    return 0;
+}
+
+/* Whole periods of `events` that can be done at once from now: at most `left` events, and
+ * short of the next overflow of a counter that is not periodic. */
+static uint64_t whole_periods(const pmt_pe *pe, const struct steady_window *w, uint64_t mask,
+                              uint64_t events, uint64_t left)
+{
+    uint64_t k = left / events;
+    for (unsigned idx = 0; idx < PMT_NUM_COUNTER_IDS; idx++) {
+        uint64_t d = nonperiodic_advance(pe, w, mask, events, idx);
+        uint64_t t = d ? to_overflow(pe, idx) : 0; /* 0: 2^64 or more away */
+        if (t && (t - 1) / d < k)
+            k = (t - 1) / d;
+    }
+    return k;
+}
+
+/* The ETE takes each overflow as its own event: batching would lose them. */
+static bool trace_takes(const pmt_pe *pe, struct ovf_events e)
+{
+    return (e.first && ete_external_event_taken(pe, PMT_EV_PMU_OVFS)) ||
+           (e.second && ete_external_event_taken(pe, PMT_EV_PMU_HOVFS));
+}
+
+/* A mark is only useful where the state can recur: at an overflow of a counter that overflows
+ * at bit 32 (the counters are back in the same phase one period later), not at a 64-bit one. */
+static void mark_at(const pmt_pe *pe, struct steady_mark *k, uint64_t ovf, uint64_t left)
+{
+    k->valid = false;
+    for (uint64_t m = ovf; m; m &= m - 1)
+        if (pmu_overflow_bit(pe, (unsigned)__builtin_ctzll(m)) == 32) {
+            mark_now(pe, k, left);
+            return;
+        }
+}
+
+/* At the overflow of the counters in `ovf`, with `left` events still to count: marks, or does
+ * whole periods since the mark at once. Returns the events done. */
+static uint64_t steady_state(pmt_pe *pe, struct steady_mark *k, uint64_t mask, uint64_t ovf,
+                             uint64_t left)
+{
+    if (!k->valid) {
+        mark_at(pe, k, ovf, left);
+        return 0;
+    }
+    const uint64_t events = k->left - left;
+    struct steady_window w = compare_window(pe, k, mask, events);
+    if (!w.same_state || trace_takes(pe, k->sent)) {
+        mark_at(pe, k, ovf, left);
+        return 0;
+    }
+    if (!w.in_phase)
+        return 0; /* further into the period */
+    uint64_t periods = whole_periods(pe, &w, mask, events, left);
+    k->valid = false;
+    if (periods == 0)
+        return 0;
+    for (uint64_t m = mask; m; m &= m - 1)
+        add_events(pe, (unsigned)__builtin_ctzll(m), periods * events);
+    for (uint64_t m = w.chained; m; m &= m - 1) {
+        unsigned idx = (unsigned)__builtin_ctzll(m);
+        add_events(pe, idx, periods * w.d[idx]);
+    }
+    deliver_overflow_events(pe,
+                            (struct ovf_events){periods * k->sent.first, periods * k->sent.second});
+    return periods * events;
+}
+
+/* The step path, batching whole periods once they repeat when `mark` is given. */
+static void increment(pmt_pe *pe, uint16_t event, uint64_t n, int only_idx,
+                      struct steady_mark *mark)
 {
     while (n > 0) {
         uint64_t mask = counting_mask(pe, event, only_idx);
@@ -241,9 +458,33 @@ void pmu_increment(pmt_pe *pe, uint16_t event, uint64_t n, int only_idx)
                 ovf |= UINT64_C(1) << idx;
         }
         n -= step;
-        if (ovf)
-            on_overflow(pe, ovf);
+        if (!ovf)
+            continue;
+        if (mark && mark->valid) {
+            struct ovf_events e = overflow_events(pe, ovf);
+            mark->sent.first += e.first;
+            mark->sent.second += e.second;
+        }
+        on_overflow(pe, ovf);
+        if (mark && n >= PMU_BATCH_MIN)
+            n -= steady_state(pe, mark, counting_mask(pe, event, only_idx), ovf, n);
     }
+}
+
+/* Kept out of line so that the mark takes stack space only for large counts. */
+static __attribute__((noinline)) void increment_batching(pmt_pe *pe, uint16_t event, uint64_t n,
+                                                         int only_idx)
+{
+    struct steady_mark mark = {.valid = false};
+    increment(pe, event, n, only_idx, &mark);
+}
+
+void pmu_increment(pmt_pe *pe, uint16_t event, uint64_t n, int only_idx)
+{
+    if (n >= PMU_BATCH_MIN)
+        increment_batching(pe, event, n, only_idx);
+    else
+        increment(pe, event, n, only_idx, NULL);
 }
 
 pmt_status pmt_pmu_count(pmt_pe *pe, uint16_t event, uint64_t n)
