@@ -95,6 +95,9 @@ ocsd_datapath_resp_t on_element(const void *context, const ocsd_trc_index_t inde
         break;
     case OCSD_GEN_TRC_ELEM_PE_CONTEXT: r.pe_context++; break;
     case OCSD_GEN_TRC_ELEM_TIMESTAMP: r.timestamps.push_back(e->timestamp); break;
+    case OCSD_GEN_TRC_ELEM_EVENT:
+        r.events.push_back({e->trace_event.ev_number, r.ranges.size(), index});
+        break;
     case OCSD_GEN_TRC_ELEM_ADDR_NACC:
         r.memory_gaps++;
         s->error("no memory image at " + hex(e->st_addr) + " (trace byte " + std::to_string(index) +

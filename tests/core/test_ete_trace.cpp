@@ -240,6 +240,32 @@ TEST_F(EteTrace, EteEvent0IsTheTraceBufferUnitsDetectedTrigger)
     EXPECT_EQ(ev[0].n, 0x1u); // the Event packet's bit 0: ETEEvent 0
 }
 
+TEST_F(EteTrace, AnEventAtARepeatedRangesBranchOccursAtEachRun)
+{
+    start(0, 0x201, false);
+    // ETEEvent 0 (traced: TRCEVENTCTL1R.INSTEN[0]) is Single Address Comparator 0 at the loop's
+    // B.NE; the loop reported as one range run three times, then once more not taken. Events are
+    // evaluated at every P0 element: an Event element after each of the four atoms, not one
+    // after the three.
+    wr(PMT_REG_TRCACVR, LOOP + 8, 0);
+    wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 4) | PMT_PUT(TRCRSCTLR, SELECT, 1), 2);
+    wr(PMT_REG_TRCEVENTCTL0R, 2);
+    wr(PMT_REG_TRCEVENTCTL1R, 1);
+    wr(PMT_REG_TRCPRGCTLR, 1);
+    go(0);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 3);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, false, CALL);
+    const decoded d = decode_capture();
+    EXPECT_EQ(d.errors, 0u);
+    std::vector<kind> order;
+    for (const element &e : d.elements)
+        if (e.k == kind::range || e.k == kind::event)
+            order.push_back(e.k);
+    const std::vector<kind> want = {kind::range, kind::event, kind::range, kind::event,
+                                    kind::range, kind::event, kind::range, kind::event};
+    EXPECT_EQ(order, want);
+}
+
 TEST_F(EteTrace, StopOnTriggerFlushesTheUnitFirst)
 {
     start(0, 0x201, false);

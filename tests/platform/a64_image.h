@@ -8,6 +8,7 @@
 #include <pmtrace/platform/vp.h>
 
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -25,17 +26,23 @@ inline std::vector<uint8_t> read_image(const std::string &path)
     return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
 }
 
+// What a test sets up on the platform before the image runs (an injected fault, a mapping).
+using platform_setup = std::function<void(platform::vp &)>;
+
 // The platform with the AArch64 CPU, after the image at `path` ran.
-// x1: an argument for the image (x0, the device tree, is 0).
+// x1: an argument for the image (x0, the device tree, is 0); setup: called before it runs.
 inline std::unique_ptr<platform::vp> run_image(const std::string &path,
                                                platform::vp_config config = platform::vp_config(),
-                                               uint64_t x1 = 0)
+                                               uint64_t x1 = 0,
+                                               const platform_setup &setup = platform_setup())
 {
     config.cpu_kind = platform::vp_cpu::a64;
     auto p = std::make_unique<platform::vp>("vp", config);
     std::vector<uint8_t> image = read_image(path);
     if (image.empty() || !p->load(a64_load_address, image))
         return p; // nothing ran: end() stays running
+    if (setup)
+        setup(*p);
     p->a64->set_boot(a64_load_address, 0, x1);
     sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
     return p;

@@ -21,15 +21,17 @@ struct run_result {
     uint64_t x[31] = {};
 };
 
-// Runs program `name` (a64_image.h's run_image); x1 is its argument (x0 the device tree: 0).
+// Runs program `name` (a64_image.h's run_image); x1 is its argument (x0 the device tree: 0),
+// setup what the test sets up on the platform before it runs.
 inline run_result run(const std::string &name,
                       pmtrace::platform::vp_config config = pmtrace::platform::vp_config(),
-                      uint64_t x1 = 0)
+                      uint64_t x1 = 0,
+                      const pmtrace::test::platform_setup &setup = pmtrace::test::platform_setup())
 {
     using namespace pmtrace::platform;
     run_result r;
-    r.platform =
-        pmtrace::test::run_image(std::string(PMTRACE_A64_DIR) + "/" + name + ".bin", config, x1);
+    r.platform = pmtrace::test::run_image(std::string(PMTRACE_A64_DIR) + "/" + name + ".bin",
+                                          config, x1, setup);
     for (unsigned n = 0; n < 31; n++)
         r.x[n] = r.platform->a64->engine().x(n);
     EXPECT_EQ(r.platform->a64->end(), a64_cpu_end::system_off) << r.platform->a64->error();

@@ -47,17 +47,25 @@ ete_registers registers_of(pmt_pe *pe)
     return r;
 }
 
-constexpr uint64_t trbsr_s = uint64_t{1} << 17, trbsr_wrap = uint64_t{1} << 20;
+// TRBSR_EL1 (D24.4.7): S, WRAP, TRG, IRQ; EC [31:26]; MSS [15:0] (BSC or FSC in [5:0]).
+constexpr uint64_t trbsr_s = uint64_t{1} << 17, trbsr_wrap = uint64_t{1} << 20,
+                   trbsr_trg = uint64_t{1} << 21, trbsr_irq = uint64_t{1} << 22;
+constexpr uint64_t trbsr_ec(uint64_t ec)
+{
+    return ec << 26;
+}
 
-// Runs `program` and decodes its capture: [buf, TRBPTR_EL1) or, once the buffer wrapped (a
-// buffer of `size` bytes, TRBSR_EL1.WRAP), all of it in time order from TRBPTR_EL1 on.
-capture run_capture(const std::string &program, uint64_t size = 0)
+// Runs `program` (after `setup` set up the platform) and decodes its capture: [buf, TRBPTR_EL1)
+// or, once the buffer wrapped (a buffer of `size` bytes, TRBSR_EL1.WRAP), all of it in time
+// order from TRBPTR_EL1 on.
+capture run_capture(const std::string &program, uint64_t size = 0,
+                    const pmtrace::test::platform_setup &setup = pmtrace::test::platform_setup())
 {
     capture c;
     vp_config config;
     config.pe.core.ete.feat_ete = true;
     config.a64.exec_log = true;
-    c.r = run(program, config);
+    c.r = run(program, config, 0, setup);
     c.at = labels(program);
     const uint64_t end = c.r.x[25]; // TRBPTR_EL1 at the end (ete.inc)
     EXPECT_GE(end, buf);
@@ -141,20 +149,63 @@ void expect_same(const capture &c, const std::vector<executed> &want)
     }
 }
 
+// The capture is the first ranges of the window, exactly, and not all of them: collection
+// stopped inside it.
+void expect_beginning_of_window(const capture &c, const std::vector<executed> &all)
+{
+    const size_t n = c.decoded.ranges.size();
+    ASSERT_GT(n, 0u);
+    ASSERT_LT(n, all.size());
+    expect_same(c, std::vector<executed>(all.begin(), all.begin() + static_cast<long>(n)));
+}
+
+// The capture, decoded from its first A-Sync, is the last ranges of the window, exactly.
+void expect_end_of_window(const capture &c, const std::vector<executed> &all)
+{
+    const size_t n = c.decoded.ranges.size();
+    ASSERT_GT(n, 1000u);
+    ASSERT_LT(n, all.size());
+    expect_same(c, std::vector<executed>(all.end() - static_cast<long>(n), all.end()));
+}
+
+std::vector<executed> whole_window(const capture &c)
+{
+    return window(c, expand(*c.r.platform->a64->exec_log()), [](const executed &) { return true; });
+}
+
 } // namespace
 
 // Everything the CPU executed between the enable and the disable is in the capture: loops (a
 // loop of one block the CPU repeats 20000 times without calling its model among them), calls and
 // returns, BLR, a jump table, CBZ not taken, TBNZ taken, an SVC at EL1 and its ERET, an ERET to
-// EL0 and the SVC back.
+// EL0 and the SVC back, and a PMU overflow IRQ inside the long loop, whose handler returns with
+// ERET to the exception's preferred return address.
 TEST(A64Ete, CaptureDecodesIntoWhatTheCpuExecuted)
 {
     const capture c = run_capture("ete_capture");
-    const std::vector<executed> want =
-        window(c, expand(*c.r.platform->a64->exec_log()), [](const executed &) { return true; });
+    const std::vector<executed> want = whole_window(c);
     ASSERT_GT(want.size(), 20000u);
     expect_same(c, want);
     EXPECT_GT(c.decoded.async_packets, 2u); // TRCSYNCPR: every 256 bytes (about 900 here)
+
+    // The IRQ (the vector at VBAR_EL1 + 0x280, current EL with SP_ELx) was taken once, in the
+    // long loop; the handler's ERET goes back there, to where the loop was left.
+    const std::vector<instruction_range> &got = c.decoded.ranges;
+    const uint64_t irq_vector = c.at("vec") + 0x280, long_loop = c.at("long");
+    size_t at = 0, taken = 0;
+    for (size_t i = 1; i < got.size(); i++)
+        if (got[i].start == irq_vector) {
+            at = i;
+            taken++;
+        }
+    ASSERT_EQ(taken, 1u);
+    auto in_long_loop = [long_loop](uint64_t a) { return a == long_loop || a == long_loop + 4; };
+    EXPECT_TRUE(in_long_loop(got[at - 1].start)) << got[at - 1];
+    size_t eret = at;
+    while (eret < got.size() && got[eret].end != c.at("irq_eret") + 4)
+        eret++;
+    ASSERT_LT(eret + 1, got.size());
+    EXPECT_TRUE(in_long_loop(got[eret + 1].start)) << got[eret + 1];
 }
 
 // TRCVICTLR.EXLEVEL_NS_EL0: the EL0 loop and its SVC are not in the capture; everything at EL1 is.
@@ -200,9 +251,7 @@ TEST(A64Ete, TimestampsAreTheGenericCounter)
     }
     EXPECT_GT(ts.back(), ts.front()); // the 20000 iterations take counter ticks
     // The instructions are the same as without timestamps.
-    const std::vector<executed> want =
-        window(c, expand(*c.r.platform->a64->exec_log()), [](const executed &) { return true; });
-    expect_same(c, want);
+    expect_same(c, whole_window(c));
 }
 
 // Fill mode, a 4 KiB buffer and about 17 KiB of trace: the buffer full management event stops
@@ -212,24 +261,78 @@ TEST(A64Ete, FillModeKeepsTheOldestTrace)
 {
     const capture c = run_capture("ete_capture_full", 0x1000);
     EXPECT_EQ(c.r.x[24] & (trbsr_s | trbsr_wrap), trbsr_s | trbsr_wrap);
-    const std::vector<executed> all =
-        window(c, expand(*c.r.platform->a64->exec_log()), [](const executed &) { return true; });
-    const size_t n = c.decoded.ranges.size();
-    ASSERT_GT(n, 1000u);
-    ASSERT_LT(n, all.size());
-    expect_same(c, std::vector<executed>(all.begin(), all.begin() + static_cast<long>(n)));
+    ASSERT_GT(c.decoded.ranges.size(), 1000u);
+    expect_beginning_of_window(c, whole_window(c));
 }
 
-// Wrap mode: the buffer wraps and collection goes on (TRBSR_EL1.WRAP, S clear); in time order
-// from TRBPTR_EL1, decoded from its first A-Sync, it is the end of the window, exactly.
+// Wrap mode: the buffer wraps and collection goes on (TRBSR_EL1.WRAP, S clear), each wrap a
+// buffer wrap event that sets IRQ (D6.5.2); in time order from TRBPTR_EL1, decoded from its first
+// A-Sync, it is the end of the window, exactly.
 TEST(A64Ete, WrapModeKeepsTheNewestTrace)
 {
     const capture c = run_capture("ete_capture_wrap", 0x1000);
-    EXPECT_EQ(c.r.x[24] & (trbsr_s | trbsr_wrap), trbsr_wrap);
-    const std::vector<executed> all =
-        window(c, expand(*c.r.platform->a64->exec_log()), [](const executed &) { return true; });
-    const size_t n = c.decoded.ranges.size();
-    ASSERT_GT(n, 1000u);
-    ASSERT_LT(n, all.size());
-    expect_same(c, std::vector<executed>(all.end() - static_cast<long>(n), all.end()));
+    EXPECT_EQ(c.r.x[24] & (trbsr_s | trbsr_wrap | trbsr_irq), trbsr_wrap | trbsr_irq);
+    expect_end_of_window(c, whole_window(c));
+}
+
+// Circular Buffer mode: the wrap is not a management event (D6.5.2: only TRBSR_EL1.WRAP is set,
+// and TRB_WRAP generated; no IRQ, collection not stopped); the buffer keeps the newest trace,
+// which decoded from its first A-Sync in time order is the end of the window, exactly.
+TEST(A64Ete, CircularBufferModeWrapsWithoutAManagementEvent)
+{
+    const capture c = run_capture("ete_capture_circular", 0x1000);
+    EXPECT_EQ(c.r.x[24], trbsr_wrap); // EC 0, MSS 0: nothing else recorded
+    expect_end_of_window(c, whole_window(c));
+}
+
+// Stop on trigger with the Trigger Counter at 128 bytes: ETEEvent 0, the trigger condition
+// (IYRQCN), is a Single Address Comparator at the first BL after the long loop. The Detected
+// Trigger sets TRBSR_EL1.TRG (RKSQJW); the counter counts the bytes written after it down to zero
+// (RBQTGW), which is the Trigger Event (RDHLQG); after the trace unit flush, the management
+// event: IRQ, S, EC 0x00, BSC 0b000010 (RXRRWP). The capture is the beginning of the window up
+// to where it stopped, with the Event element of ETEEvent 0 after the BL.
+TEST(A64Ete, StopOnTriggerStopsTheTriggerCounterAfterTheTrigger)
+{
+    constexpr uint64_t trg = 128; // ete_capture_trigger.S
+    const capture c = run_capture("ete_capture_trigger");
+    EXPECT_EQ(c.r.x[24], trbsr_irq | trbsr_trg | trbsr_s | trbsr_ec(0) | 0b000010);
+    EXPECT_EQ(c.r.x[23], 0u); // TRBTRG_EL1 counted down to zero
+    expect_beginning_of_window(c, whole_window(c));
+
+    ASSERT_EQ(c.decoded.events.size(), 1u);
+    const trace_event &trigger = c.decoded.events[0];
+    EXPECT_EQ(trigger.events, 1u); // ETEEvent 0
+    ASSERT_GT(trigger.after_ranges, 0u);
+    EXPECT_EQ(c.decoded.ranges[trigger.after_ranges - 1].end, c.at("call_func") + 4);
+    // The bytes written after the Detected Trigger (the Event packet, one byte, is the last
+    // before it): at least the 128 the counter counted, less what a partly filled unit of
+    // TRBIDR_EL1.Align bytes held when it was detected (RQFGNQ: counted when it is written);
+    // then only what the trace unit held, which its flush outputs (IMCGFL): less than a unit,
+    // each call after the trigger being a few bytes of trace.
+    uint64_t trbidr = 0;
+    ASSERT_EQ(pmt_pe_sysreg_read(c.r.platform->pe.core(),
+                                 pmt_sysreg_encode({PMT_REG_TRBIDR_EL1, 0}), &trbidr),
+              PMT_ACCESS_OK);
+    const uint64_t align = uint64_t{1} << (trbidr & 0xF), written = c.r.x[25] - buf;
+    const uint64_t detected = trigger.byte + 1;
+    EXPECT_GE(written, detected + trg - align);
+    EXPECT_LT(written, detected + trg + align);
+}
+
+// A Translation fault on the second page of the buffer: DebugWriteFault records it (TRBSR_EL1
+// IRQ, S, EC 0x24 stage 1 Data Abort, MSS.FSC 0b000111 level 3) and stops collection, TRBPTR_EL1
+// the faulting address, the page's first byte (IGVGPB); the trace written before it, [base,
+// TRBPTR_EL1), is the beginning of the window, exactly.
+TEST(A64Ete, AFaultOnTheBufferStopsTheCapture)
+{
+    const uint64_t page = buf + page_size;
+    const pmt_trbe_fault translation_l3{
+        PMT_TRBE_FAULT_TRANSLATION, 1, 3, false, false, false, false};
+    const capture c = run_capture("ete_capture_fault", 0, [page, translation_l3](vp &p) {
+        p.mmu.inject(page, page_size, translation_l3);
+    });
+    EXPECT_EQ(c.r.x[24], trbsr_irq | trbsr_s | trbsr_ec(0x24) | 0b000111);
+    EXPECT_EQ(c.r.x[25], page);
+    ASSERT_GT(c.decoded.ranges.size(), 100u);
+    expect_beginning_of_window(c, whole_window(c));
 }

@@ -145,6 +145,27 @@ TEST(TraceDecoder, IgnorePacketsArePadding)
     EXPECT_EQ(r.ranges, p.ranges(3));
 }
 
+// Event packets (header 0b0111 EVENT, EVENT nonzero: the ETEEvents that occurred) between atoms:
+// each an Event element with its EVENT field, after the ranges of the atoms before it, at its
+// byte.
+TEST(TraceDecoder, EventPacketsAreEventElementsInTraceOrder)
+{
+    const synthetic_program p;
+    bytes stream = start_sequence;
+    const uint64_t first = stream.size() + 1, second = stream.size() + 3;
+    stream.insert(stream.end(), {0xF6, 0x71, 0xF7, 0x7A}); // N, ETEEvent 0, E, ETEEvents 1 and 3
+    const decode_result r = decode_ete_trace(stream, regs, {p.image()});
+    EXPECT_TRUE(r.ok()) << (r.messages.empty() ? "" : r.messages[0]);
+    EXPECT_EQ(r.ranges, p.ranges(1));
+    ASSERT_EQ(r.events.size(), 2u);
+    EXPECT_EQ(r.events[0].events, 0x1u);
+    EXPECT_EQ(r.events[0].after_ranges, 1u);
+    EXPECT_EQ(r.events[0].byte, first);
+    EXPECT_EQ(r.events[1].events, 0xAu);
+    EXPECT_EQ(r.events[1].after_ranges, 2u);
+    EXPECT_EQ(r.events[1].byte, second);
+}
+
 TEST(TraceDecoder, StreamCutInsideAPacketDecodesUpToTheCut)
 {
     const synthetic_program p;

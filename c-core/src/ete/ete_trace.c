@@ -161,6 +161,26 @@ static void after_call(ete_out *o)
         timestamp(o);
 }
 
+/* The ETEEvents (TRCEVENTCTL0R) that occur at the instruction at addr with the External Inputs
+ * `extin` active: bit n for ETEEvent n. */
+static unsigned occurred_events(pmt_pe *pe, uint64_t addr, unsigned extin)
+{
+    const uint64_t ctl0 = pe->st.ete.eventctl0r;
+    unsigned occurred = 0;
+    if (ctl0 && pe->cfg.ete.num_rs_pairs)
+        for (unsigned n = 0; n < 4; n++)
+            if (ete_resource_event(pe, (unsigned)(ctl0 >> (8 * n)) & 0xFFu, addr, extin))
+                occurred |= 1u << n;
+    return occurred;
+}
+
+/* TRCTSCTLR's event occurs at the instruction at addr (with timestamps enabled). */
+static bool timestamp_event(pmt_pe *pe, uint64_t addr, unsigned extin)
+{
+    return pe->st.etr.enc.config.ts && pe->st.ete.tsctlr &&
+           ete_resource_event(pe, (unsigned)pe->st.ete.tsctlr, addr, extin);
+}
+
 /* The ETEEvents at the instruction at addr (with the External Inputs `extin` active): Event
  * elements for those TRCEVENTCTL1R.INSTEN enables, the Detected Trigger for ETEEvent 0 (the
  * model's reading, docs/trace.md), and a Timestamp when TRCTSCTLR's event occurs. */
@@ -168,26 +188,26 @@ static void events(ete_out *o, uint64_t addr, unsigned extin)
 {
     pmt_pe *pe = o->pe;
     struct pmt_ete_trace *t = &pe->st.etr;
-    const uint64_t ctl0 = pe->st.ete.eventctl0r;
-    if (ctl0 && pe->cfg.ete.num_rs_pairs) {
-        unsigned occurred = 0;
-        for (unsigned n = 0; n < 4; n++)
-            if (ete_resource_event(pe, (unsigned)(ctl0 >> (8 * n)) & 0xFFu, addr, extin))
-                occurred |= 1u << n;
-        unsigned traced =
-            occurred & (unsigned)PMT_GET(TRCEVENTCTL1R, INSTEN, pe->st.ete.eventctl1r);
-        if (traced && t->enc.on)
-            (void)pmt_ete_pkt_event(&t->enc, room(o), traced);
-        if ((occurred & 1u) && !t->trigger_seen) {
-            t->trigger_seen = true;
-            out_push(o); /* the trace before the trigger goes first */
-            if (pe->cfg.trbe.feat_trbe)
-                (void)pmt_trbe_detected_trigger(pe);
-        }
+    const unsigned occurred = occurred_events(pe, addr, extin);
+    const unsigned traced =
+        occurred & (unsigned)PMT_GET(TRCEVENTCTL1R, INSTEN, pe->st.ete.eventctl1r);
+    if (traced && t->enc.on)
+        (void)pmt_ete_pkt_event(&t->enc, room(o), traced);
+    if ((occurred & 1u) && !t->trigger_seen) {
+        t->trigger_seen = true;
+        out_push(o); /* the trace before the trigger goes first */
+        if (pe->cfg.trbe.feat_trbe)
+            (void)pmt_trbe_detected_trigger(pe);
     }
-    if (t->enc.config.ts && pe->st.ete.tsctlr && t->enc.on &&
-        ete_resource_event(pe, (unsigned)pe->st.ete.tsctlr, addr, extin))
+    if (t->enc.on && timestamp_event(pe, addr, extin))
         timestamp(o);
+}
+
+/* Does an ETEEvent or TRCTSCTLR's event occur at the P0 element at addr? The resources answer
+ * the same for every run of a repeated range (one address, one PE state). */
+static bool events_at(pmt_pe *pe, uint64_t addr)
+{
+    return occurred_events(pe, addr, 0) || timestamp_event(pe, addr, 0);
 }
 
 /* --- Trace on, off, exceptions --- */
@@ -346,8 +366,11 @@ pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *r)
     note_start(pe, r->start);
     ete_out o;
     out_open(&o, pe);
-    if (r->count > 1 && pe->st.ete.vissctlr) {
-        /* Start and stop points may change the answer from one run of the loop to the next. */
+    if (r->count > 1 && (pe->st.ete.vissctlr || events_at(pe, r->last))) {
+        /* Start and stop points may change the answer from one run of the loop to the next. A
+         * resource event at the loop's P0 element occurs at each run (D24.4.28, TRCEVENTCTL0R:
+         * "When any of the selected resource events occurs ... Event element n is generated"):
+         * an Event element after each run's atom, the Detected Trigger after the first. */
         pmt_ete_range once = *r;
         once.count = 1;
         for (uint64_t n = 0; n < r->count; n++)

@@ -42,9 +42,19 @@ struct decode_options {
     bool runs = false; // fill decode_result::runs instead of decode_result::ranges
 };
 
+// An Event element (OCSD_GEN_TRC_ELEM_EVENT) from the Event packet at trace byte `byte`, after
+// the first `after_ranges` ranges: `events` is the packet's EVENT field, bit n set for ETEEvent n
+// (TRCEVENTCTL1R.INSTEN[n]).
+struct trace_event {
+    unsigned events;
+    size_t after_ranges;
+    uint64_t byte;
+};
+
 struct decode_result {
     std::vector<instruction_range> ranges; // in execution order
     std::vector<range_run> runs;           // the same, with decode_options::runs
+    std::vector<trace_event> events;       // in trace order (after_ranges: of `ranges`)
 
     uint32_t errors = 0;
     std::vector<std::string> messages; // one per error (the first max_messages of them)
