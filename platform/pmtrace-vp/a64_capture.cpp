@@ -21,13 +21,6 @@ namespace
 
 using platform::virt::ram_base;
 
-constexpr uint64_t image_offset = 0x8'0000; // the scenario image's place in RAM (boot_image.h)
-
-struct part {
-    const uint8_t *data;
-    uint64_t size;
-};
-
 std::string hex(uint64_t v)
 {
     char s[24];
@@ -36,14 +29,17 @@ std::string hex(uint64_t v)
 }
 
 // Decodes each part on its own and checks it against the execution log, in order.
-bool decode_and_check(const options &o, platform::vp &vp, const std::vector<part> &parts,
+bool decode_and_check(const options &o, platform::vp &vp, const std::vector<capture_part> &parts,
                       const platform::ete_registers &regs,
                       const std::vector<platform::memory_image> &images, std::string &out)
 {
     const platform::a64_exec_log *log = vp.a64->exec_log();
     const std::vector<platform::executed_run> executed =
         log ? platform::executed_runs(*log) : std::vector<platform::executed_run>();
-    const unsigned traced_els = (o.exclude_user ? 0u : 1u) | (o.exclude_kernel ? 0u : 2u);
+    // Where the session allows trace (TRFCR_EL1, and with --kernel --trace TRFCR_EL2): EL0 for
+    // the user, EL1 (and EL2) for the kernel.
+    const unsigned kernel_els = o.kernel.empty() ? 0b010u : 0b110u;
+    const unsigned traced_els = (o.exclude_user ? 0u : 1u) | (o.exclude_kernel ? 0u : kernel_els);
     platform::execution_cursor cursor;
     uint64_t bytes = 0, ranges = 0, instructions = 0, syncs = 0, undecodable = 0;
     std::string problem;
@@ -100,14 +96,13 @@ capture_area capture_area_of(const options &o)
                           : capture_area{o.buffer_base + o.buffer_size, above};
 }
 
-int finish_capture(const options &o, platform::vp &vp, const std::vector<uint8_t> &image,
-                   std::string &out, std::ostream &err)
+int read_capture_area(const options &o, platform::vp &vp, std::vector<capture_part> &parts,
+                      std::string &out, std::ostream &err)
 {
     const capture_area a = capture_area_of(o);
     if (!a.size)
         return exit_ok;
     const uint8_t *area = vp.ram.data() + (a.base - ram_base);
-    std::vector<part> parts;
     uint64_t offset = 0, size = 0;
     const uint8_t *data = nullptr;
     const char *error = nullptr;
@@ -123,14 +118,18 @@ int finish_capture(const options &o, platform::vp &vp, const std::vector<uint8_t
     std::memcpy(&header, area, sizeof header);
     if (header.lost)
         out += "capture: " + std::to_string(header.lost) +
-               " bytes did not fit in the capture "
-               "area (" +
-               std::to_string(a.size) + " bytes of RAM): --ram larger\n";
+               " bytes did not fit in the capture area (" + std::to_string(a.size) +
+               " bytes of RAM): --ram larger\n";
+    return exit_ok;
+}
 
+int write_capture(const options &o, platform::vp &vp, const std::vector<capture_part> &parts,
+                  const platform::memory_image &program, std::string &out, std::ostream &err)
+{
     int rc = exit_ok;
     if (!o.trace_out.empty()) {
         std::vector<uint8_t> all;
-        for (const part &p : parts)
+        for (const capture_part &p : parts)
             all.insert(all.end(), p.data, p.data + p.size);
         if (!platform::write_file(o.trace_out, all)) {
             err << "pmtrace-vp: cannot write " << o.trace_out << "\n";
@@ -138,7 +137,7 @@ int finish_capture(const options &o, platform::vp &vp, const std::vector<uint8_t
         }
     }
     const platform::ete_registers regs = platform::ete_registers_of(vp.pe.core());
-    const std::vector<platform::memory_image> images{{ram_base + image_offset, image}};
+    const std::vector<platform::memory_image> images{program};
     if (!o.snapshot.empty()) {
         if (parts.empty()) {
             err << "pmtrace-vp: --snapshot: no trace was captured\n";
@@ -148,7 +147,8 @@ int finish_capture(const options &o, platform::vp &vp, const std::vector<uint8_t
         c.trace.assign(parts.front().data, parts.front().data + parts.front().size);
         c.images = images;
         c.registers = regs;
-        c.description = "pmtrace-vp scenario " + o.scenario_name;
+        c.description = o.kernel.empty() ? "pmtrace-vp scenario " + o.scenario_name
+                                         : "pmtrace-vp --kernel " + o.kernel;
         if (platform::write_opencsd_snapshot(o.snapshot, c) != platform::snapshot_status::ok) {
             err << "pmtrace-vp: cannot write the snapshot " << o.snapshot << "\n";
             rc = exit_failed;

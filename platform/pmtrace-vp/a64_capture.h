@@ -1,13 +1,15 @@
-// a64_capture.h - the scenario image's trace, after the run: the trace session on the AArch64
-// CPU leaves each part it collected in a capture area (sw/apps/capture.h) in RAM that
-// pmtrace-vp names on the image's command line (pmtrace.capture); pmtrace-vp reads it, writes
-// --trace-out and --snapshot, and with --decode decodes each part (OpenCSD) and checks it against
-// what the CPU executed (its execution log), range by range.
+// a64_capture.h - the AArch64 CPU's trace, after the run. The scenario image's trace session
+// leaves each part it collected in a capture area (sw/apps/capture.h) in RAM that pmtrace-vp
+// names on the image's command line (pmtrace.capture); with --kernel --trace the capture is the
+// buffer of pmtrace-vp's own session (kernel_trace.h). pmtrace-vp writes --trace-out and
+// --snapshot, and with --decode decodes each part (OpenCSD) and checks it against what the CPU
+// executed (its execution log), range by range.
 #ifndef PMTRACE_VP_A64_CAPTURE_H
 #define PMTRACE_VP_A64_CAPTURE_H
 
 #include "options.h"
 
+#include <pmtrace/platform/trace_types.h>
 #include <pmtrace/platform/vp.h>
 
 #include <cstdint>
@@ -25,11 +27,24 @@ struct capture_area {
 };
 capture_area capture_area_of(const options &o);
 
-// Reads the capture, writes and checks what the options ask for; its report goes to `out`
-// (a line per part decoded, then the total). Returns exit_ok, or exit_failed with the reason on
-// `err`. `image` is the scenario image (the program the decoder follows).
-int finish_capture(const options &o, platform::vp &vp, const std::vector<uint8_t> &image,
-                   std::string &out, std::ostream &err);
+// Trace without a break: decoded on its own.
+struct capture_part {
+    const uint8_t *data;
+    uint64_t size;
+};
+
+// The parts the scenario image left in its capture area (none when capture_area_of is empty;
+// pointers into RAM). Returns exit_ok, or exit_failed with the reason on `err`; a note on
+// trace that did not fit goes to `out`.
+int read_capture_area(const options &o, platform::vp &vp, std::vector<capture_part> &parts,
+                      std::string &out, std::ostream &err);
+
+// Writes and checks what the options ask for (--trace-out: the parts one after the other;
+// --snapshot: the first part; --decode: each part decoded and checked); the report goes to
+// `out`. `program` is the memory the decoder follows. Returns exit_ok, or exit_failed with the
+// reason on `err` (or in `out` for a decode that is not what the CPU executed).
+int write_capture(const options &o, platform::vp &vp, const std::vector<capture_part> &parts,
+                  const platform::memory_image &program, std::string &out, std::ostream &err);
 
 } // namespace pmtrace::vp_cli
 

@@ -59,7 +59,6 @@ platform::vp_config scenario_platform_config(const options &o)
 {
     platform::vp_config c = kernel_platform_config(o);
     c.a64.semihosting = true; // the image's status (its apps') becomes pmtrace-vp's
-    c.a64.exec_log = c.a64.exec_log || o.decode; // what --decode checks the capture against
     return c;
 }
 

@@ -28,9 +28,9 @@ std::string scenario_elf_path();
 // buffer, then --append's words.
 std::string scenario_bootargs(const options &o);
 
-// The platform for the scenario image: as for --kernel (with the ETE trace unit), with
-// semihosting (the image ends with its status: SYS_EXIT), and with --decode the CPU's execution
-// log (a64_capture.h checks the capture against it).
+// The platform for the scenario image: as for --kernel (with the ETE trace unit, and with
+// --decode the CPU's execution log), with semihosting (the image ends with its status:
+// SYS_EXIT).
 platform::vp_config scenario_platform_config(const options &o);
 
 } // namespace pmtrace::vp_cli

@@ -81,7 +81,7 @@ platform::vp_config kernel_platform_config(const options &o)
     c.a64.entry_el = o.secure ? 3 : o.virtualization ? 2 : 1;
     c.a64.quantum = o.quantum;
     c.a64.semihosting = o.semihosting;
-    c.a64.exec_log = !o.exec_log.empty();
+    c.a64.exec_log = !o.exec_log.empty() || o.decode; // what --decode checks the capture against
     // The PE's ETE trace unit, driven by what the CPU executes (docs/trace.md).
     c.pe.core.ete.feat_ete = true;
     c.uart.echo = true;
@@ -89,7 +89,7 @@ platform::vp_config kernel_platform_config(const options &o)
     return c;
 }
 
-int boot_kernel(const options &o, platform::vp &vp, std::ostream &err)
+int boot_kernel(const options &o, platform::vp &vp, std::ostream &err, platform::boot_image *loaded)
 {
     std::string error;
     std::optional<std::vector<uint8_t>> file = platform::read_file(o.kernel, error);
@@ -97,11 +97,12 @@ int boot_kernel(const options &o, platform::vp &vp, std::ostream &err)
         err << "pmtrace-vp: --kernel " << o.kernel << ": " << error << "\n";
         return exit_usage;
     }
-    return boot_kernel(o, vp, *file, "--kernel " + o.kernel, o.append, err);
+    return boot_kernel(o, vp, *file, "--kernel " + o.kernel, o.append, err, loaded);
 }
 
 int boot_kernel(const options &o, platform::vp &vp, const std::vector<uint8_t> &file,
-                const std::string &name, const std::string &bootargs, std::ostream &err)
+                const std::string &name, const std::string &bootargs, std::ostream &err,
+                platform::boot_image *loaded)
 {
     std::string error;
     const std::vector<uint8_t> dtb = device_tree(o, vp, bootargs, error);
@@ -129,6 +130,8 @@ int boot_kernel(const options &o, platform::vp &vp, const std::vector<uint8_t> &
     }
     (void)vp.load(*dtb_address, dtb.data(), dtb.size());
     vp.a64->set_boot(image->entry, *dtb_address);
+    if (loaded)
+        *loaded = *image;
     return -1;
 }
 

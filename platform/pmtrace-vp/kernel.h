@@ -7,6 +7,7 @@
 
 #include "options.h"
 
+#include <pmtrace/platform/boot_image.h>
 #include <pmtrace/platform/vp.h>
 
 #include <cstdint>
@@ -23,10 +24,12 @@ platform::vp_config kernel_platform_config(const options &o);
 // Loads the image (--kernel's file, or `image`, named `name` in messages) and its device tree
 // into RAM and gives the CPU its boot state; `bootargs` is the command line. Returns -1 to run,
 // or the exit status: 0 after --dump-dtb, exit_usage with a message on `err` for an image or
-// device tree that cannot be used.
-int boot_kernel(const options &o, platform::vp &vp, std::ostream &err);
+// device tree that cannot be used. `loaded` (may be null) gets where the image went.
+int boot_kernel(const options &o, platform::vp &vp, std::ostream &err,
+                platform::boot_image *loaded = nullptr);
 int boot_kernel(const options &o, platform::vp &vp, const std::vector<uint8_t> &image,
-                const std::string &name, const std::string &bootargs, std::ostream &err);
+                const std::string &name, const std::string &bootargs, std::ostream &err,
+                platform::boot_image *loaded = nullptr);
 
 // After the run: exit_ok when the software ended by PSCI SYSTEM_OFF or SYSTEM_RESET or by a
 // semihosting SYS_EXIT with status 0, exit_time_limit when --time-limit stopped it, else

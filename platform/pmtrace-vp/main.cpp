@@ -9,18 +9,21 @@
 #include "a64_capture.h"
 #include "a64_scenario.h"
 #include "kernel.h"
+#include "kernel_trace.h"
 #include "options.h"
 #include "profile.h"
 #include "scenario.h"
 #include "summary.h"
 
 #include <pmtrace/platform/boot_image.h>
+#include <pmtrace/platform/memory_map.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 using namespace pmtrace;
 using namespace pmtrace::vp_cli;
@@ -73,6 +76,35 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The AArch64 CPU's trace after the run: the scenario image's capture area, or pmtrace-vp's own
+// session around a --kernel image; then the outputs (a64_capture.h). The program the decoder
+// follows is the image as it is in RAM at the end.
+int finish_trace(const options &o, platform::vp &vp, kernel_trace *session,
+                 const platform::boot_image &loaded, std::string &out)
+{
+    std::vector<capture_part> parts;
+    std::vector<uint8_t> buffer;
+    if (session) {
+        std::string error;
+        if (!session->finish(buffer, error)) {
+            std::cerr << "pmtrace-vp: --trace: " << error << "\n";
+            return exit_failed;
+        }
+        out += session->text();
+        parts.push_back({buffer.data(), buffer.size()});
+    } else if (!o.kernel.empty()) {
+        return exit_ok;
+    } else if (const int rc = read_capture_area(o, vp, parts, out, std::cerr); rc != exit_ok) {
+        return rc;
+    }
+    if (o.trace_out.empty() && o.snapshot.empty() && !o.decode)
+        return exit_ok;
+    const uint8_t *ram = vp.ram.data() + (loaded.load_base - platform::virt::ram_base);
+    const platform::memory_image program{
+        loaded.load_base, std::vector<uint8_t>(ram, ram + (loaded.load_end - loaded.load_base))};
+    return write_capture(o, vp, parts, program, out, std::cerr);
+}
+
 // The AArch64 CPU: --kernel's image, or the scenario image, until it ends (or --time-limit),
 // then the platform's summary.
 int run_a64(const options &o)
@@ -81,18 +113,23 @@ int run_a64(const options &o)
     platform::vp vp("vp", scenario ? scenario_platform_config(o) : kernel_platform_config(o));
     int rc = -1;
     const std::vector<uint8_t> image = scenario ? scenario_image() : std::vector<uint8_t>();
+    platform::boot_image loaded{};
     if (!scenario) {
-        rc = boot_kernel(o, vp, std::cerr);
+        rc = boot_kernel(o, vp, std::cerr, &loaded);
     } else if (image.empty()) {
         std::cerr << "pmtrace-vp: this pmtrace-vp was built without its AArch64 scenario image "
                      "(no aarch64-linux-gnu-gcc: install gcc-aarch64-linux-gnu and rebuild); "
                      "--cpu host and --kernel IMAGE work without it\n";
         rc = exit_failed;
     } else {
-        rc = boot_kernel(o, vp, image, "the scenario image", scenario_bootargs(o), std::cerr);
+        rc = boot_kernel(o, vp, image, "the scenario image", scenario_bootargs(o), std::cerr,
+                         &loaded);
     }
     if (rc >= 0)
         return rc;
+    std::unique_ptr<kernel_trace> session;
+    if (o.kernel_trace)
+        session = std::make_unique<kernel_trace>(o, vp);
     sc_core::sc_trace_file *vcd = open_vcd(o, vp);
     const pmu_profile profile(o, vp);
     const auto t0 = std::chrono::steady_clock::now();
@@ -105,8 +142,9 @@ int run_a64(const options &o)
         sc_core::sc_close_vcd_trace_file(vcd);
     rc = kernel_exit_status(o, vp, std::cerr);
     std::string capture;
-    if (scenario && finish_capture(o, vp, image, capture, std::cerr) != exit_ok && rc == exit_ok)
-        rc = exit_failed;
+    if (const int crc = finish_trace(o, vp, session.get(), loaded, capture);
+        crc != exit_ok && rc == exit_ok)
+        rc = crc;
     if (!o.quiet)
         std::fputs((format_kernel_text(o, vp, host) + capture).c_str(), stdout);
     if (!o.exec_log.empty() && (!vp.a64->exec_log() || !vp.a64->exec_log()->write(o.exec_log))) {

@@ -158,8 +158,20 @@ void check_writable(const char *name, const std::string &path)
 }
 
 void convert_kernel_options(const raw &r, const po::variables_map &vm, options &o);
+void check_buffer(const options &o, uint64_t ram_size);
 
-// --kernel: the image is the workload, so the scenario's options do not apply.
+// The trace options --kernel IMAGE --trace takes (pmtrace-vp's own session, kernel_trace.h).
+bool kernel_trace_option(const std::string &name)
+{
+    for (const char *t :
+         {"trace-mode", "buffer-base", "buffer-size", "exclude", "trace-out", "snapshot", "decode"})
+        if (name == t)
+            return true;
+    return false;
+}
+
+// --kernel: the image is the workload, so the scenario's options do not apply; with --trace,
+// the trace session's do.
 void convert_kernel(const raw &r, const po::variables_map &vm, options &o)
 {
     for (const char *name : {"scenario",
@@ -193,11 +205,16 @@ void convert_kernel(const raw &r, const po::variables_map &vm, options &o)
                              "el",
                              "exclude",
                              "cpu"})
-        if (given(vm, name))
+        if (given(vm, name) && !(o.kernel_trace && kernel_trace_option(name)))
             throw bad_argument{std::string("--") + name +
-                               " belongs to the scenarios; with --kernel the image is the "
-                               "workload"};
+                               (kernel_trace_option(name)
+                                    ? " with --kernel needs --trace (pmtrace-vp's own trace "
+                                      "session around the image)"
+                                    : " belongs to the scenarios; with --kernel the image is the "
+                                      "workload")};
     convert_kernel_options(r, vm, o);
+    if (o.kernel_trace)
+        check_buffer(o, o.ram_size);
 }
 
 // What the AArch64 CPU's runs share: RAM, the time limit, the quantum.
@@ -392,6 +409,8 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
             throw bad_argument{"--vcd-counters needs --vcd FILE"};
         o.vcd_counters = parse_time("vcd-counters", r.vcd_counters);
     }
+    if (o.kernel_trace && o.kernel.empty())
+        throw bad_argument{"--trace needs --kernel IMAGE (the scenarios trace without it)"};
     if (!o.kernel.empty()) {
         convert_kernel(r, vm, o);
     } else if (o.cpu == cpu_kind::a64) {
@@ -552,6 +571,11 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
                          "SYSTEM_OFF ends the run (exit 0); a summary of what the PMU counted "
                          "follows")("append", po::value(&o.append),
                                     "the kernel command line (chosen/bootargs)")(
+        "trace", po::bool_switch(&o.kernel_trace),
+        "trace the image: pmtrace-vp programs the ETE and the Trace Buffer Unit before the "
+        "image's first instruction (as a debugger would: the image must leave them and TRFCR "
+        "alone) and takes the buffer at the end; --trace-mode, --buffer-base, --buffer-size, "
+        "--exclude, --trace-out, --snapshot and --decode apply")(
         "dtb", po::value(&o.dtb),
         "give the image this device tree instead of the platform's own (--append still sets "
         "chosen/bootargs)")("dump-dtb", po::value(&o.dump_dtb),

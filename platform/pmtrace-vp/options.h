@@ -76,6 +76,7 @@ struct options {
     // -append, -dtb, -m, -machine virtualization=on, secure=on); the scenario options do not apply.
     // All but --dtb apply to the scenario image on the AArch64 CPU too.
     std::string kernel;
+    bool kernel_trace = false; // --trace: pmtrace-vp's own trace session around the image
     std::string append;
     std::string dtb;                // a device tree of the user's (else the platform's own)
     std::string dump_dtb;           // write the device tree given to the image and exit

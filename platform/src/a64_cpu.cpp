@@ -186,11 +186,22 @@ void a64_cpu::boot()
         }
     }
     el_ = config_.entry_el;
+    if (boot_hook_)
+        boot_hook_();
     (void)state->set_pe_state(pe_state_for(el_), t);
     // EL1h, EL2h or EL3h, D, A, I and F masked.
     engine_->enter(0x3C0 | (uint64_t{config_.entry_el} << 2) | 1, boot_pc_);
     for (unsigned n = 0; n < 4; n++)
         engine_->set_x(n, boot_x_[n]);
+}
+
+void a64_cpu::debug_access(const debug_access_function &access)
+{
+    const sc_core::sc_time t = qk_.get_local_time();
+    const unsigned highest = config_.have_el3 ? 3 : config_.have_el2 ? 2 : 1;
+    (void)state->set_pe_state(pe_state_for(highest), t);
+    access(*sysreg.operator->(), trbe.size() ? trbe[0] : nullptr, t);
+    (void)state->set_pe_state(pe_state_for(el_), t);
 }
 
 // The Exception level may have changed (an ERET, a PSTATE write the engine executed).

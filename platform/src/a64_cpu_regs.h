@@ -7,6 +7,7 @@
 #include <pmtrace/pmt_types.h>
 
 #include "hal/hal.h"
+#include "hal_sysreg.h"
 
 #include <cstdint>
 #include <sstream>
@@ -141,11 +142,7 @@ inline std::string hex(uint64_t v)
     return s.str();
 }
 
-inline pmt_sysreg to_pmt(hal_sysreg r)
-{
-    return PMT_SYSREG(HAL_SYSREG_OP0(r), HAL_SYSREG_OP1(r), HAL_SYSREG_CRN(r), HAL_SYSREG_CRM(r),
-                      HAL_SYSREG_OP2(r));
-}
+using pmtrace::platform::to_pmt;
 
 } // namespace pmtrace::platform::a64
 

@@ -2,6 +2,7 @@
 #include <pmtrace/platform/cpu.h>
 
 #include "bus_access.h"
+#include "hal_sysreg.h"
 #include "hal/hal_impl.h"
 
 #include <algorithm>
@@ -12,25 +13,6 @@ namespace pmtrace::platform
 
 namespace
 {
-
-pmt_sysreg to_pmt(hal_sysreg r)
-{
-    return PMT_SYSREG(HAL_SYSREG_OP0(r), HAL_SYSREG_OP1(r), HAL_SYSREG_CRN(r), HAL_SYSREG_CRM(r),
-                      HAL_SYSREG_OP2(r));
-}
-
-hal_status from_access(pmt_access a)
-{
-    switch (a) {
-    case PMT_ACCESS_OK: return HAL_OK;
-    case PMT_ACCESS_UNDEFINED: return HAL_UNDEFINED;
-    case PMT_ACCESS_TRAP_EL1: return HAL_TRAP_EL1;
-    case PMT_ACCESS_TRAP_EL2: return HAL_TRAP_EL2;
-    case PMT_ACCESS_TRAP_EL3: return HAL_TRAP_EL3;
-    case PMT_ACCESS_NOT_MINE: return HAL_UNDEFINED; // nothing in this PE implements it
-    }
-    return HAL_UNDEFINED;
-}
 
 bool is_cpu_register(hal_sysreg reg)
 {

@@ -175,6 +175,15 @@ class a64_cpu : public sc_core::sc_module,
     bool map_ram(uint64_t base, uint64_t size, uint8_t *host);
     // The boot state: pc and x0..x3 (x0: the device tree), at config.entry_el, MMU off, DAIF set.
     void set_boot(uint64_t pc, uint64_t x0, uint64_t x1 = 0, uint64_t x2 = 0, uint64_t x3 = 0);
+    // Called once at boot, after what firmware sets up, before the image's first instruction.
+    void set_boot_hook(std::function<void()> hook) { boot_hook_ = std::move(hook); }
+    // System register accesses an external agent makes as a debugger does with the PE halted
+    // (executing MSR and MRS in Debug state): the PE model sees the PE at the highest
+    // Exception level while `access` runs, then the CPU's own state again. From the boot hook,
+    // or after simulation.
+    using debug_access_function =
+        std::function<void(pmtrace::sysreg_if &, pmtrace::trbe_cpu_if *, const sc_core::sc_time &)>;
+    void debug_access(const debug_access_function &access);
 
     // The common events (PMCEID0/1_EL0: bit e of [0] is event e, of [1] event 0x4000 + e) this
     // CPU delivers, with those the PMU generates itself (SW_INCR, CHAIN) and, with a Trace
@@ -214,6 +223,7 @@ class a64_cpu : public sc_core::sc_module,
 
     void main();
     void boot();
+    std::function<void()> boot_hook_;
     void fail(const std::string &why);
     // Accounting: instructions retired and their events, reported to the PE model and turned
     // into time at each synchronisation point.
