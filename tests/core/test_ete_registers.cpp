@@ -378,16 +378,17 @@ TEST_F(Ete, D24_4_21_ClaimTags)
 
 TEST_F(Ete, D24_4_TrcidrValuesFromTheDefaultConfig)
 {
-    make_ete();
-    // TRCIDR0: RES1, TRCBB, TRCCCI, NUMEVENT 0b11, TSSIZE 0b01000, COMMOPT (RAO with TRCCCI
-    // and MAXSPEC 0).
-    EXPECT_EQ(rd(PMT_REG_TRCIDR0), 0x28000CA1u);
+    cfg.ete.feat_ete = true; // pmt_pe_config_default's trace unit, as it is
+    make();
+    // TRCIDR0: RES1, TRCBB, NUMEVENT 0b11, TSSIZE 0b01000; no TRCCCI (no Cycle Count packets),
+    // so COMMOPT RAZ.
+    EXPECT_EQ(rd(PMT_REG_TRCIDR0), 0x08000C21u);
     // TRCIDR1: DESIGNER 0x41, RES1 [15:12], TRCARCHMAJ/MIN 0xF (see TRCDEVARCH).
     EXPECT_EQ(rd(PMT_REG_TRCIDR1), 0x4100FFF0u);
     // TRCIDR2: WFXMODE, VMIDOPT 0b10, VMIDSIZE 32-bit, CIDSIZE 32-bit, IASIZE 64-bit.
     EXPECT_EQ(rd(PMT_REG_TRCIDR2), 0xC0001088u);
-    // TRCIDR3: TRCERR, EXLEVEL_NS 0b111, EXLEVEL_S 0b1011, CCITMIN 4.
-    EXPECT_EQ(rd(PMT_REG_TRCIDR3), 0x017B0004u);
+    // TRCIDR3: TRCERR, EXLEVEL_NS 0b111, EXLEVEL_S 0b1011, CCITMIN 0 (no cycle counting).
+    EXPECT_EQ(rd(PMT_REG_TRCIDR3), 0x017B0000u);
     // TRCIDR4: NUMVMIDC 1, NUMCIDC 1, NUMRSPAIR 7 (8 pairs), NUMACPAIRS 4.
     EXPECT_EQ(rd(PMT_REG_TRCIDR4), 0x11070004u);
     // TRCIDR5: TRACEIDSIZE 7 bits; NUMEXTINSEL 4; NUMEXTIN 0x1FF (unified PMU event
@@ -473,7 +474,10 @@ TEST_F(Ete, BadConfigsAreRefused)
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_rs_pairs = 1; }));
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_rs_pairs = 17; }));
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_cid_comps = 9; }));
-    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.ccitmin = 0; }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) {
+        e.cycle_counting = true; // CCITMIN matters with cycle counting
+        e.ccitmin = 0;
+    }));
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.cc_size = 9; }));
     EXPECT_TRUE(refused([](pmt_ete_config &e) {
         e.fixed_sync_period = true;

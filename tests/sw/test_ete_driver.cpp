@@ -30,8 +30,10 @@ TEST_F(EteDriver, NoTraceUnitIsNoDevice)
 TEST_F(EteDriver, ProbeReadsWhatTheUnitImplements)
 {
     cfg.pe.ete.feat_ete = true;
+    cfg.pe.ete.cycle_counting = true; // TRCIDR0.TRCCCI, TRCIDR3.CCITMIN
     make();
     ASSERT_EQ(sw_ete_probe(&ete, h), SW_OK);
+    EXPECT_TRUE(ete.cci);
     EXPECT_EQ(ete.devarch & 0xFFF0FFFFu, 0x47705A13u); // an ETE (TRCDEVARCH)
     EXPECT_EQ(ete.nr_addr_cmp, cfg.pe.ete.num_ac_pairs);
     EXPECT_EQ(ete.nr_resource, cfg.pe.ete.num_rs_pairs);

@@ -51,7 +51,9 @@ typedef struct pmt_ete_config {
     /* Trace contents. */
     bool wfx_p0;             /* TRCIDR2.WFXMODE: WFI, WFIT, WFE, WFET are P0 instructions; default
                                 true */
-    bool cycle_counting;     /* TRCIDR0.TRCCCI: instruction trace cycle counting; default true */
+    bool cycle_counting;     /* TRCIDR0.TRCCCI and TRCCCCTLR, for a driver's probe: the model
+                                emits no Cycle Count packets (not modelled); default false, so
+                                that TRCIDR0 says what the trace holds */
     unsigned ccitmin;        /* TRCIDR3.CCITMIN: smallest TRCCCCTLR.THRESHOLD, 1..0xFFF; default
                                 4 */
     unsigned cc_size;        /* TRCIDR2.CCSIZE: the cycle counter is 12 + cc_size bits, 0..8;
