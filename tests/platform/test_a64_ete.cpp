@@ -7,6 +7,8 @@
 #include "a64_program.h"
 
 #include <pmtrace/platform/a64_exec_log.h>
+#include <pmtrace/platform/ete_reporter.h>
+#include <pmtrace/platform/execution_check.h>
 #include <pmtrace/platform/opencsd_snapshot.h>
 #include <pmtrace/platform/trace_decoder.h>
 
@@ -26,26 +28,6 @@ struct capture {
     std::vector<uint8_t> bytes;
     decode_result decoded;
 };
-
-// The trace unit's registers as the decoder needs them, read from the model.
-ete_registers registers_of(pmt_pe *pe)
-{
-    auto rd = [pe](pmt_reg_id id) {
-        uint64_t v = 0;
-        EXPECT_EQ(pmt_pe_sysreg_read(pe, pmt_sysreg_encode({id, 0}), &v), PMT_ACCESS_OK)
-            << pmt_reg_name(id);
-        return static_cast<uint32_t>(v);
-    };
-    ete_registers r;
-    r.trcidr0 = rd(PMT_REG_TRCIDR0);
-    r.trcidr1 = rd(PMT_REG_TRCIDR1);
-    r.trcidr2 = rd(PMT_REG_TRCIDR2);
-    r.trcidr8 = rd(PMT_REG_TRCIDR8);
-    r.trcconfigr = rd(PMT_REG_TRCCONFIGR);
-    r.trctraceidr = rd(PMT_REG_TRCTRACEIDR);
-    r.trcdevarch = rd(PMT_REG_TRCDEVARCH);
-    return r;
-}
 
 // TRBSR_EL1 (D24.4.7): S, WRAP, TRG, IRQ; EC [31:26]; MSS [15:0] (BSC or FSC in [5:0]).
 constexpr uint64_t trbsr_s = uint64_t{1} << 17, trbsr_wrap = uint64_t{1} << 20,
@@ -79,7 +61,7 @@ capture run_capture(const std::string &program, uint64_t size = 0,
     std::vector<memory_image> image{
         {pmtrace::test::a64_load_address,
          pmtrace::test::read_image(std::string(PMTRACE_A64_DIR) + "/" + program + ".bin")}};
-    c.decoded = decode_ete_trace(c.bytes, registers_of(c.r.platform->pe.core()), image);
+    c.decoded = decode_ete_trace(c.bytes, ete_registers_of(c.r.platform->pe.core()), image);
     return c;
 }
 
@@ -95,26 +77,9 @@ struct executed {
 std::vector<executed> expand(const a64_exec_log &log)
 {
     std::vector<executed> out;
-    unsigned el = 0;
-    for (const a64_exec_log::record &rec : log.records()) {
-        switch (rec.what) {
-        case a64_exec_log::kind::context: el = log.contexts()[rec.index].context.el; break;
-        case a64_exec_log::kind::range: {
-            const a64_trace_range &r = log.ranges()[rec.index];
-            for (uint64_t n = 0; n < r.count; n++)
-                out.push_back({r.start, r.last + 4, r.taken, el});
-            break;
-        }
-        case a64_exec_log::kind::exception: {
-            const a64_trace_exception_taken &e = log.exceptions()[rec.index];
-            if (e.preferred_return > e.range_start)
-                out.push_back({e.range_start, e.preferred_return, true, el});
-            el = e.to.el;
-            break;
-        }
-        default: break;
-        }
-    }
+    for (const executed_run &r : executed_runs(log))
+        for (uint64_t n = 0; n < r.count; n++)
+            out.push_back({r.start, r.end, r.taken, r.el});
     return out;
 }
 
