@@ -65,8 +65,9 @@ struct vp_config {
     // With vp_cpu::a64, PMCEID0/1_EL0 list exactly the events that CPU delivers
     // (a64_cpu::common_events in pe.core.common_events); false keeps pe's list.
     bool a64_pmceid = true;
-    // With vp_cpu::a64, nothing produces trace yet (the CPU's ETE is issue 14): a stand-in
-    // trace unit (trace_source.h: a byte stream at a rate, counting up from 0) feeds
+    // With vp_cpu::a64 and no FEAT_ETE (pe.core.ete.feat_ete, which makes the CPU drive the PE
+    // model's trace unit): a stand-in trace unit for Trace Buffer Unit work that does not
+    // program one (trace_source.h: a byte stream at a rate, counting up from 0) feeds
     // pe.trace_sink and answers the TRBE's flush requests. It ignores TRFCR_ELx and the
     // trace unit's own programming: it streams from the start of simulation, and the TRBE
     // discards what arrives while it is disabled. Off by default (a thread wakes at every
