@@ -124,6 +124,20 @@ struct pmt_pmu_slot {
     uint16_t event;
 };
 
+/* The trace unit's filter decisions at the current PE state and programming, derived from st by
+ * ete_filter_now() and valid until ete_filter_changed() (ete_filter.c): not architectural
+ * state, not saved. */
+struct ete_filter_cache {
+    bool valid;
+    bool active;             /* ete_active(): enabled, and TraceAllowed() */
+    bool exlevel_traced;     /* ete_exlevel_traced() */
+    bool viewinst_fixed;     /* ViewInst selects no comparator: one answer for every address */
+    bool viewinst_traced;    /* ... and that answer (with active and exlevel_traced) */
+    bool events;             /* an ETEEvent or TRCTSCTLR's event may occur at an instruction */
+    bool branch_broadcast;   /* TRCCONFIGR.BB where the unit implements it */
+    pmt_ete_pkt_context ctx; /* the PE context as the trace states it */
+};
+
 struct pmt_pe {
     pmt_pe_config cfg;
     pmt_pe_callbacks cb;
@@ -174,6 +188,9 @@ struct pmt_pe {
     pmt_ete_stats ete_stats;
     bool ete_in_output;
     bool ete_ts_warned;
+    /* The trace unit's filter decisions at the current PE state and programming (ete_filter.c),
+     * valid until ete_filter_changed(). */
+    struct ete_filter_cache ete_filter;
 };
 
 /* Logging (pe.c). */
@@ -276,6 +293,9 @@ const char *trbe_config_error(const pmt_pe_config *c);
 bool ete_owns(pmt_reg_id id);
 void ete_reset(pmt_pe *pe);
 void ete_update(pmt_pe *pe); /* after a change of the state the unit reads: enable, OS Lock */
+/* Any change of the PE state or of a register the trace unit's filters read (TRC*, TRB*, TRFCR,
+ * MDCR, the PE state, a restore): the cached filter decisions are derived again (ete_filter.c). */
+void ete_filter_changed(pmt_pe *pe);
 pmt_access ete_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);
 pmt_access ete_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value);
 const char *ete_config_error(const pmt_pe_config *c);

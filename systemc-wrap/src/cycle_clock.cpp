@@ -10,14 +10,20 @@ cycle_clock::cycle_clock(const sc_core::sc_time &period)
 {
 }
 
-// Called when t reaches the end of the next cycle. The common case under temporal decoupling -
-// one cycle ended since the last call - needs no division.
+// Called when t reaches the end of the next cycle. The common cases under temporal decoupling -
+// a few cycles ended since the last call (a call per block of instructions) - need no division.
 uint64_t cycle_clock::advance_slow(uint64_t t)
 {
     if (cycles_ >= last_cycle_)
         return 0; // the end of time
     uint64_t beyond = t - next_edge_;
-    uint64_t passed = beyond < period_units_ ? 1 : beyond / period_units_ + 1;
+    uint64_t passed = 1; // the cycle ending at next_edge_, and one per whole period beyond it
+    for (int n = 0; n < 8 && beyond >= period_units_; n++) {
+        beyond -= period_units_;
+        passed++;
+    }
+    if (beyond >= period_units_)
+        passed += beyond / period_units_;
     cycles_ += passed;
     synced_ = t;
     // The end of the next cycle; saturates at the end of time.

@@ -190,6 +190,43 @@ TEST_F(EteTrace, NothingIsTracedWhereTrfcrProhibitsIt)
     expect_ranges(d, {range_of(VEC, 2, true)});
 }
 
+// TraceAllowed() follows TRFCR_EL1 from one report to the next (J1.3.4.42): a write that
+// prohibits trace at EL1 between two reports leaves the second untraced, and the write that
+// allows it again has the third traced, with no PE state change in between.
+TEST_F(EteTrace, TrfcrWritesBetweenReportsApplyFromTheNextReport)
+{
+    start();
+    go(1);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP);
+    wr(PMT_REG_TRFCR_EL1, PMT_MASK(TRFCR_EL1, E0TRE)); // EL1 prohibited
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP);
+    wr(PMT_REG_TRFCR_EL1, PMT_MASK(TRFCR_EL1, E0TRE) | PMT_MASK(TRFCR_EL1, E1TRE));
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, false, CALL);
+    range(CALL, CALL, PMT_ETE_P0_DIRECT, true, FUNC);
+    const decoded d = decode_capture();
+    expect_ranges(d, {range_of(LOOP, 3, true), range_of(LOOP, 3, false), range_of(CALL, 1, true)});
+}
+
+// A restored state brings its TRFCR_EL1 back, and TraceAllowed() with it: the report after the
+// restore of a state where EL1 is prohibited is not traced, though the one before it was.
+TEST_F(EteTrace, ARestoredStateFiltersTheNextReport)
+{
+    start();
+    go(1);
+    wr(PMT_REG_TRFCR_EL1, PMT_MASK(TRFCR_EL1, E0TRE)); // EL1 prohibited
+    std::vector<uint8_t> saved(pmt_pe_state_size(pe));
+    ASSERT_EQ(pmt_pe_save(pe, saved.data(), saved.size()), PMT_OK);
+    wr(PMT_REG_TRFCR_EL1, PMT_MASK(TRFCR_EL1, E0TRE) | PMT_MASK(TRFCR_EL1, E1TRE));
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP); // traced, then undone by the restore
+    ASSERT_EQ(pmt_pe_restore(pe, saved.data(), saved.size()), PMT_OK);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP);
+    wr(PMT_REG_TRFCR_EL1, PMT_MASK(TRFCR_EL1, E0TRE) | PMT_MASK(TRFCR_EL1, E1TRE));
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, false, CALL);
+    range(CALL, CALL, PMT_ETE_P0_DIRECT, true, FUNC);
+    const decoded d = decode_capture();
+    expect_ranges(d, {range_of(LOOP, 3, false), range_of(CALL, 1, true)});
+}
+
 TEST_F(EteTrace, DisablingOutputsThePendingAtomsAndTheUnitIsIdle)
 {
     start();

@@ -255,6 +255,13 @@ static void start_stop(const pmt_pe *pe, uint64_t addr, bool *start, bool *stop)
     }
 }
 
+/* The ViewInst EVENT field of TRCVICTLR: an 8-bit resource event selector. */
+static unsigned viewinst_event(const pmt_pe *pe)
+{
+    return (unsigned)(pe->st.ete.victlr &
+                      (PMT_MASK(TRCVICTLR, EVENT_SEL) | PMT_MASK(TRCVICTLR, EVENT_TYPE)));
+}
+
 /* The ViewInst decision for the instruction at addr, and the start/stop state after it. The
  * instruction at a start point is traced and so is the instruction at a stop point; an
  * instruction that is both leaves the function stopped (docs/choices.md). */
@@ -264,10 +271,9 @@ static bool viewinst(pmt_pe *pe, uint64_t addr, bool *started)
     start_stop(pe, addr, &start, &stop);
     bool in_ss = *started || start;
     *started = (*started || start) && !stop;
-    uint64_t ev =
-        pe->st.ete.victlr & (PMT_MASK(TRCVICTLR, EVENT_SEL) | PMT_MASK(TRCVICTLR, EVENT_TYPE));
     /* No PMU event is delivered with an executed range: External Inputs are inactive. */
-    return in_ss && ete_resource_event(pe, (unsigned)ev, addr, 0) && include_exclude(pe, addr);
+    return in_ss && ete_resource_event(pe, viewinst_event(pe), addr, 0) &&
+           include_exclude(pe, addr);
 }
 
 /* The first address above addr at which a comparator's answer can change: the value of each
@@ -285,6 +291,22 @@ static uint64_t next_boundary(const pmt_pe *pe, uint64_t addr)
     return next;
 }
 
+/* ViewInst selects no comparator (the EVENT a fixed resource, no ranges, no start/stop points):
+ * one answer for every instruction at the current PE state, and SSSTATUS as it is - set for
+ * good without comparators, where the start/stop function is always started (D24.4.67). */
+static bool viewinst_fixed(const pmt_pe *pe)
+{
+    return viewinst_event(pe) < 2 && pe->st.ete.viiectlr == 0 && pe->st.ete.vissctlr == 0;
+}
+
+static bool viewinst_fixed_answer(pmt_pe *pe, bool el_ok)
+{
+    if (!pe->cfg.ete.num_ac_pairs)
+        pe->st.ete.victlr |= PMT_MASK(TRCVICTLR, SSSTATUS);
+    const bool started = PMT_GET(TRCVICTLR, SSSTATUS, pe->st.ete.victlr);
+    return el_ok && started && viewinst_event(pe) == 1 && pe->cfg.ete.num_rs_pairs;
+}
+
 bool ete_viewinst_run(pmt_pe *pe, uint64_t start, uint64_t last, uint64_t *run_last)
 {
     *run_last = last;
@@ -295,18 +317,9 @@ bool ete_viewinst_run(pmt_pe *pe, uint64_t start, uint64_t last, uint64_t *run_l
     if (!ete_active(pe))
         return false;
     bool el_ok = ete_exlevel_traced(pe);
+    if (viewinst_fixed(pe))
+        return viewinst_fixed_answer(pe, el_ok);
     bool started = PMT_GET(TRCVICTLR, SSSTATUS, pe->st.ete.victlr);
-    /* No comparator in ViewInst (the EVENT a fixed resource, no ranges, no start/stop points):
-     * one answer for every instruction, and SSSTATUS as it is. */
-    const unsigned event = (unsigned)(pe->st.ete.victlr & (PMT_MASK(TRCVICTLR, EVENT_SEL) |
-                                                           PMT_MASK(TRCVICTLR, EVENT_TYPE)));
-    if (event < 2 && pe->st.ete.viiectlr == 0 && pe->st.ete.vissctlr == 0) {
-        if (!pe->cfg.ete.num_ac_pairs) {
-            pe->st.ete.victlr |= PMT_MASK(TRCVICTLR, SSSTATUS);
-            started = true;
-        }
-        return el_ok && started && event == 1 && pe->cfg.ete.num_rs_pairs;
-    }
     bool traced = viewinst(pe, start, &started) && el_ok;
     uint64_t addr = start; /* the latest instruction decided */
     for (;;) {
@@ -403,6 +416,52 @@ void ete_get_options(const pmt_pe *pe, ete_options *o)
 
 void ete_set_context(pmt_pe *pe, uint32_t contextidr_el1, uint32_t contextidr_el2)
 {
+    ete_filter_changed(pe);
     pe->st.ete.contextidr_el1 = contextidr_el1;
     pe->st.ete.contextidr_el2 = contextidr_el2;
+}
+
+/* --- The filter decisions at the current PE state --- */
+
+void ete_filter_changed(pmt_pe *pe)
+{
+    pe->ete_filter.valid = false;
+}
+
+/* The PE context as the trace states it. */
+static void context_now(const pmt_pe *pe, pmt_ete_pkt_context *c)
+{
+    const pmt_pe_state *s = &pe->st.pe;
+    memset(c, 0, sizeof *c);
+    c->el = s->el;
+    switch (s->ss) {
+    case PMT_SS_SECURE: c->security = PMT_ETE_SECURE; break;
+    case PMT_SS_REALM: c->security = PMT_ETE_REALM; break;
+    case PMT_SS_ROOT: c->security = PMT_ETE_ROOT; break;
+    default: c->security = PMT_ETE_NON_SECURE; break;
+    }
+    c->aarch64 = !(s->aarch32_els >> s->el & 1u);
+    c->contextidr_el1 = pe->st.ete.contextidr_el1;
+    c->contextidr_el2 = pe->st.ete.contextidr_el2;
+}
+
+/* Everything here reads only the PE state (pe->st.pe), the trace unit's, the Trace Buffer
+ * Unit's and the MDCR_ELx and TRFCR_ELx registers, and the configuration: the decisions hold
+ * until one of those changes (ete_filter_changed). Without side effects: TRCVICTLR.SSSTATUS is
+ * set where ViewInst decides (ete_viewinst_fixed). */
+void ete_filter_derive(pmt_pe *pe)
+{
+    struct ete_filter_cache *f = &pe->ete_filter;
+    const struct pmt_ete_regs *t = &pe->st.ete;
+    f->active = ete_active(pe);
+    f->exlevel_traced = ete_exlevel_traced(pe);
+    f->viewinst_fixed = !f->active || viewinst_fixed(pe);
+    const bool started = !pe->cfg.ete.num_ac_pairs || PMT_GET(TRCVICTLR, SSSTATUS, t->victlr);
+    f->viewinst_traced = f->active && f->viewinst_fixed && f->exlevel_traced && started &&
+                         viewinst_event(pe) == 1 && pe->cfg.ete.num_rs_pairs;
+    /* The resource events of TRCEVENTCTL0R and TRCTSCTLR: none selected, none occurs. */
+    f->events = (t->eventctl0r && pe->cfg.ete.num_rs_pairs) || t->tsctlr;
+    f->branch_broadcast = pe->cfg.ete.branch_broadcast && PMT_GET(TRCCONFIGR, BB, t->configr);
+    context_now(pe, &f->ctx);
+    f->valid = true;
 }

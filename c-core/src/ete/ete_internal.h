@@ -56,6 +56,30 @@ bool ete_exlevel_traced(const pmt_pe *pe);
  * change (comparators do not match where trace is prohibited). */
 bool ete_viewinst_run(pmt_pe *pe, uint64_t start, uint64_t last, uint64_t *run_last);
 
+/* The filter decisions at the current PE state and programming (pmt_pe.ete_filter), derived
+ * again after ete_filter_changed(): asked at every report, hence inline. */
+void ete_filter_derive(pmt_pe *pe);
+static inline const struct ete_filter_cache *ete_filter_now(pmt_pe *pe)
+{
+    if (!pe->ete_filter.valid)
+        ete_filter_derive(pe);
+    return &pe->ete_filter;
+}
+
+/* ete_viewinst_run for a ViewInst that selects no comparator, or trace inactive: every
+ * instruction at the current PE state answers the same, *traced; false (nothing done) when
+ * ViewInst selects comparators and ete_viewinst_run must decide run by run. */
+static inline bool ete_viewinst_fixed(pmt_pe *pe, bool *traced)
+{
+    const struct ete_filter_cache *f = ete_filter_now(pe);
+    if (!f->viewinst_fixed)
+        return false;
+    if (f->active && !pe->cfg.ete.num_ac_pairs)
+        pe->st.ete.victlr |= PMT_MASK(TRCVICTLR, SSSTATUS); /* as ete_viewinst_run does */
+    *traced = f->viewinst_traced;
+    return true;
+}
+
 /* The value of a resource event selector (an 8-bit {TYPE, SEL} field of TRCVICTLR,
  * TRCTSCTLR or TRCEVENTCTL0R) for the instruction at `address` at the current PE state, with
  * the External Input Selectors in `extin` (bit m: selector m's PMU event occurs now, see

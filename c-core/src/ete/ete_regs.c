@@ -35,6 +35,7 @@ bool ete_idle(const pmt_pe *pe)
 
 void ete_update(pmt_pe *pe)
 {
+    ete_filter_changed(pe);
     bool now = ete_enabled(pe);
     if (now == pe->st.ete.enabled)
         return;

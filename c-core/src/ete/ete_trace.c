@@ -65,20 +65,10 @@ static pmt_ete_pkt_sink *room(ete_out *o)
 
 /* --- The PE context as the trace states it --- */
 
-static void context_now(const pmt_pe *pe, pmt_ete_pkt_context *c)
+/* The context now (ete_filter_now), as a copy that outlives the output of the call. */
+static void context_now(pmt_pe *pe, pmt_ete_pkt_context *c)
 {
-    const pmt_pe_state *s = &pe->st.pe;
-    memset(c, 0, sizeof *c);
-    c->el = s->el;
-    switch (s->ss) {
-    case PMT_SS_SECURE: c->security = PMT_ETE_SECURE; break;
-    case PMT_SS_REALM: c->security = PMT_ETE_REALM; break;
-    case PMT_SS_ROOT: c->security = PMT_ETE_ROOT; break;
-    default: c->security = PMT_ETE_NON_SECURE; break;
-    }
-    c->aarch64 = !(s->aarch32_els >> s->el & 1u);
-    c->contextidr_el1 = pe->st.ete.contextidr_el1;
-    c->contextidr_el2 = pe->st.ete.contextidr_el2;
+    *c = ete_filter_now(pe)->ctx;
 }
 
 static bool same_context(const pmt_ete_pkt_context *a, const pmt_ete_pkt_context *b)
@@ -207,7 +197,8 @@ static void events(ete_out *o, uint64_t addr, unsigned extin)
  * the same for every run of a repeated range (one address, one PE state). */
 static bool events_at(pmt_pe *pe, uint64_t addr)
 {
-    return occurred_events(pe, addr, 0) || timestamp_event(pe, addr, 0);
+    return ete_filter_now(pe)->events &&
+           (occurred_events(pe, addr, 0) || timestamp_event(pe, addr, 0));
 }
 
 /* --- Trace on, off, exceptions --- */
@@ -226,15 +217,17 @@ static void trace_at(ete_out *o, uint64_t addr)
     pmt_pe *pe = o->pe;
     struct pmt_ete_trace *t = &pe->st.etr;
     pmt_ete_pkt_context ctx;
-    context_now(pe, &ctx);
     if (!t->enc.on) {
+        context_now(pe, &ctx);
         (void)pmt_ete_pkt_trace_on(&t->enc, room(o), &ctx, addr);
         after_call(o);
         t->address_due = NO_ADDRESS;
         return;
     }
-    if (!same_context(&ctx, &t->enc.ctx))
+    if (!same_context(&ete_filter_now(pe)->ctx, &t->enc.ctx)) {
+        context_now(pe, &ctx);
         (void)pmt_ete_pkt_context_change(&t->enc, room(o), &ctx);
+    }
     if (t->address_due != NO_ADDRESS || t->enc.current != addr) {
         (void)pmt_ete_pkt_address(&t->enc, room(o), addr);
         after_call(o);
@@ -287,9 +280,11 @@ static void p0_element(ete_out *o, const pmt_ete_range *r)
     /* An indirect branch's target is traced; with branch broadcasting (TRCCONFIGR.BB, TRCBBCTLR)
      * a direct branch's too. */
     if (r->taken && (r->kind == PMT_ETE_P0_INDIRECT ||
-                     (r->kind == PMT_ETE_P0_DIRECT && ete_branch_broadcast(pe, r->last))))
+                     (r->kind == PMT_ETE_P0_DIRECT && ete_filter_now(pe)->branch_broadcast &&
+                      ete_branch_broadcast(pe, r->last))))
         t->address_due = r->next;
-    events(o, r->last, 0);
+    if (ete_filter_now(pe)->events)
+        events(o, r->last, 0);
 }
 
 /* Instructions [start, last] executed at the current PE state, ended by the P0 element of `r`
@@ -302,7 +297,9 @@ static void instructions(ete_out *o, uint64_t start, uint64_t last, const pmt_et
     uint64_t a = start;
     for (;;) {
         uint64_t run_last = last;
-        const bool traced = t->configured && ete_viewinst_run(pe, a, last, &run_last);
+        bool traced = false;
+        if (t->configured && !ete_viewinst_fixed(pe, &traced))
+            traced = ete_viewinst_run(pe, a, last, &run_last);
         if (t->exc_pending)
             resolve_exception(o, traced, a);
         if (traced) {
@@ -316,6 +313,22 @@ static void instructions(ete_out *o, uint64_t start, uint64_t last, const pmt_et
             return;
         a = run_last + 4;
     }
+}
+
+/* The common report, a branch ending a run of instructions that goes on where the trace is:
+ * trace on, traced as a whole (a ViewInst without comparators), the context stated, no address
+ * due, no exception pending, no event selected. instructions() would find the run traced,
+ * state nothing in trace_at and end it with the P0 element: p0_element alone does the same. */
+static bool just_p0(pmt_pe *pe, const pmt_ete_range *r)
+{
+    const struct pmt_ete_trace *t = &pe->st.etr;
+    bool traced = false;
+    if (r->count != 1 || !t->configured || t->exc_pending || !t->enc.on ||
+        t->address_due != NO_ADDRESS || t->enc.current != r->start ||
+        !ete_viewinst_fixed(pe, &traced) || !traced)
+        return false;
+    const struct ete_filter_cache *f = ete_filter_now(pe);
+    return !f->events && same_context(&f->ctx, &t->enc.ctx);
 }
 
 /* --- Reports --- */
@@ -366,7 +379,9 @@ pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *r)
     note_start(pe, r->start);
     ete_out o;
     out_open(&o, pe);
-    if (r->count > 1 && (pe->st.ete.vissctlr || events_at(pe, r->last))) {
+    if (just_p0(pe, r)) {
+        p0_element(&o, r);
+    } else if (r->count > 1 && (pe->st.ete.vissctlr || events_at(pe, r->last))) {
         /* Start and stop points may change the answer from one run of the loop to the next. A
          * resource event at the loop's P0 element occurs at each run (D24.4.28, TRCEVENTCTL0R:
          * "When any of the selected resource events occurs ... Event element n is generated"):
@@ -403,11 +418,12 @@ pmt_status pmt_ete_report_exception(pmt_pe *pe, const pmt_ete_exception_taken *e
         instructions(&o, e->range_start, e->preferred_return - 4, NULL);
     } else if (t->exc_pending) {
         /* Taken at the vector of the last one, before any instruction there. */
-        resolve_exception(&o, t->configured && ete_active(pe) && ete_exlevel_traced(pe),
-                          e->range_start);
+        resolve_exception(
+            &o, t->configured && ete_filter_now(pe)->active && ete_filter_now(pe)->exlevel_traced,
+            e->range_start);
     }
     t->exc_pending = true;
-    t->exc_traced = t->enc.on && ete_active(pe) && ete_exlevel_traced(pe);
+    t->exc_traced = t->enc.on && ete_filter_now(pe)->active && ete_filter_now(pe)->exlevel_traced;
     t->exc_type = (uint8_t)e->type;
     t->exc_return = e->preferred_return;
     t->expected = NO_ADDRESS; /* the vector */

@@ -470,6 +470,7 @@ static pmt_access mdcr_access(pmt_pe *pe, pmt_reg_id id, bool write, uint64_t *v
     pmu_flush(pe);
     uint64_t old = *reg;
     *reg = *value & m;
+    ete_filter_changed(pe); /* MDCR_EL3.STE, RLTE and the trace buffer's owner */
     if (el2) {
         unsigned hpmn = (unsigned)PMT_GET(MDCR_EL2, HPMN, *reg);
         /* Out of range is CONSTRAINED UNPREDICTABLE, except above EPMN with EXTPMN (RMFYQC). */
@@ -510,6 +511,7 @@ pmt_access pe_reg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
 pmt_access pe_reg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value)
 {
     pmu_sync_before_change(pe);
+    ete_filter_changed(pe);
     if (ete_owns(reg.id))
         return ete_sysreg_write(pe, reg, value);
     if (trbe_owns(reg.id))

@@ -243,6 +243,7 @@ void trbe_wrap(pmt_pe *pe)
 /* Outputs and derived state, after any change. */
 void trbe_update(pmt_pe *pe)
 {
+    ete_filter_changed(pe); /* TraceAllowed() reads the Trace Buffer Unit's owner and enable */
     if (!pe->cfg.trbe.feat_trbe)
         return;
     pe->trbe_enabled = trbe_enabled(pe);
