@@ -107,11 +107,12 @@ static void handle_event(trace_ctx *c, const sw_trbe_irq_info *info, bool restar
     case SW_TRBE_CAUSE_BUFFER_FULL: /* trbe_handle_overflow: collect, restart at the base */
         res->wraps++;
         if (fill)
-            deliver_part(c, c->limit);
+            deliver_part(c, c->trbe.session_limit); /* the limit the unit had (errata) */
         c->start = c->base;
         if (restart) {
             sw_trbe_buf b = buffer(c, c->base);
             resume = sw_trbe_enable(&c->trbe, &b) == SW_OK;
+            c->start = c->trbe.session_start; /* after what an affected unit may overwrite */
         }
         break;
     case SW_TRBE_CAUSE_WRAP: /* Wrap mode: note it, clear WRAP, carry on where it is */
@@ -168,13 +169,15 @@ static int trace_irq(unsigned intid, void *arg)
 }
 
 /* Wrap and Circular Buffer modes: the buffer holds [ptr, limit) then [base, ptr) once it has
- * wrapped, else [base, ptr). */
+ * wrapped, else [base, ptr); the limit the unit had (a page lower with the write out of range
+ * workaround). */
 static void deliver_ring(trace_ctx *c, uint64_t ptr)
 {
-    if (ptr < c->base || ptr >= c->limit)
+    const uint64_t limit = c->trbe.session_limit;
+    if (ptr < c->base || ptr >= limit)
         return;
     if (c->res->wrapped)
-        deliver(c, ptr, c->limit - ptr);
+        deliver(c, ptr, limit - ptr);
     deliver(c, c->base, ptr - c->base);
     if (c->res->wrapped || ptr > c->base)
         end_part(c);
@@ -237,6 +240,7 @@ int sw_trace_run(const sw_env *env, const sw_trace_config *cfg, const sw_workloa
         return res->status = ret;
     sw_trbe_buf b = buffer(&c, c.base);
     ret = sw_trbe_enable(&c.trbe, &b);
+    c.start = c.trbe.session_start;
     if (!ret)
         ret = trace_unit_enable(&c);
     if (!ret) {

@@ -386,3 +386,113 @@ TEST_F(TrbeDriver, DrainAfterDisableErratumWithTheWorkaround)
 }
 
 } // namespace
+
+namespace
+{
+
+// The write path errata of real Trace Buffer Units (pmt_trbe_config.erratum_*) and the
+// coresight-trbe workarounds (trbe_apply_work_around_before_enable). The model's errata act only
+// when one handover of trace crosses the Limit pointer, which the core HAL's run never does (it
+// stops at the unit's headroom): these tests hand the trace to the model as a trace unit would,
+// in one piece.
+class TrbeDriverErrata : public TrbeDriver
+{
+  protected:
+    // Byte k of the stream: no period of 256 (sw_loop_trace_byte's), so that bytes a buffer's
+    // length apart differ.
+    static uint8_t byte(uint64_t k) { return static_cast<uint8_t>(k ^ (k >> 8) ^ 0x5A); }
+    // n bytes of the stream in one pmt_trbe_trace call.
+    void trace_at_once(size_t n)
+    {
+        std::vector<uint8_t> b(n);
+        for (size_t i = 0; i < n; i++)
+            b[i] = byte(pos + i);
+        pos += n;
+        ASSERT_EQ(pmt_trbe_trace(hal_core_pe(hc), b.data(), b.size(), nullptr), PMT_OK);
+    }
+    // RAM [va, va + n) holds stream bytes from `from` on.
+    bool holds(uint64_t va, uint64_t from, size_t n)
+    {
+        std::vector<uint8_t> got(n);
+        if (hal_mem_read(h, va, got.data(), n) != HAL_OK)
+            return false;
+        for (size_t i = 0; i < n; i++)
+            if (got[i] != byte(from + i))
+                return false;
+        return true;
+    }
+    uint8_t ram_byte(uint64_t va)
+    {
+        uint8_t v = 0;
+        EXPECT_EQ(hal_mem_read(h, va, &v, 1), HAL_OK);
+        return v;
+    }
+};
+
+// Overwrite in Fill mode: without the workaround the unit's extra bytes overwrite the start of
+// the session's trace at TRBBASER_EL1.
+TEST_F(TrbeDriverErrata, OverwriteFillModeWithoutTheWorkaroundCorruptsTheStart)
+{
+    cfg.pe.trbe.erratum_fill_overwrite = true;
+    log_expected = true;
+    bring_up();
+    enable();
+    trace_at_once(BUF_SIZE + 0x100);
+    EXPECT_FALSE(holds(BUF, 0, 0x100)); // the session's first bytes are gone
+    EXPECT_TRUE(holds(BUF, BUF_SIZE, 0x100));
+}
+
+// With the workaround the session starts 256 bytes after TRBBASER_EL1 (the page-aligned write
+// pointer): what the unit overwrites is not trace of the session, which is whole.
+TEST_F(TrbeDriverErrata, OverwriteFillModeWorkaroundKeepsTheSessionWhole)
+{
+    cfg.pe.trbe.erratum_fill_overwrite = true;
+    log_expected = true;
+    bring_up();
+    trbe.erratum_overwrite_fill_mode = true;
+    enable();
+    EXPECT_EQ(peek(HAL_TRBBASER_EL1), BUF);
+    EXPECT_EQ(peek(HAL_TRBPTR_EL1), BUF + 256);
+    EXPECT_EQ(trbe.session_start, BUF + 256);
+    trace_at_once(BUF_SIZE - 256 + 0x100);
+    EXPECT_TRUE(holds(BUF + 256, 0, BUF_SIZE - 256));
+    // A write pointer that is not page aligned cannot be moved so: refused.
+    sw_trbe_buf b = sw_trbe_linux_buf(BUF, BUF + 0x40, BUF + BUF_SIZE);
+    EXPECT_EQ(sw_trbe_enable(&trbe, &b), SW_EINVAL);
+}
+
+// Write out of range: without the workaround a wrap writes up to 64 bytes at the Limit pointer,
+// past the end of the buffer.
+TEST_F(TrbeDriverErrata, WriteOutOfRangeWithoutTheWorkaroundWritesPastTheBuffer)
+{
+    cfg.pe.trbe.erratum_write_out_of_range = true;
+    log_expected = true;
+    bring_up();
+    const uint8_t before = ram_byte(BUF + BUF_SIZE);
+    enable(PMT_TRBLIMITR_FM_WRAP);
+    trace_at_once(BUF_SIZE + 0x40);
+    EXPECT_TRUE(holds(BUF + BUF_SIZE, BUF_SIZE, 0x40)); // outside the buffer
+    EXPECT_NE(ram_byte(BUF + BUF_SIZE), before);
+}
+
+// With the workaround TRBLIMITR_EL1.LIMIT is a page lower: the stray bytes land in the buffer's
+// last page, and nothing past the buffer is written.
+TEST_F(TrbeDriverErrata, WriteOutOfRangeWorkaroundKeepsTheWritesInTheBuffer)
+{
+    cfg.pe.trbe.erratum_write_out_of_range = true;
+    log_expected = true;
+    bring_up();
+    trbe.erratum_write_out_of_range = true;
+    const uint8_t before = ram_byte(BUF + BUF_SIZE);
+    enable(PMT_TRBLIMITR_FM_WRAP);
+    EXPECT_EQ(peek(HAL_TRBLIMITR_EL1) & PMT_MASK(TRBLIMITR, LIMIT), BUF + BUF_SIZE - 0x1000);
+    EXPECT_EQ(trbe.session_limit, BUF + BUF_SIZE - 0x1000);
+    trace_at_once(BUF_SIZE - 0x1000 + 0x40);
+    EXPECT_TRUE(holds(BUF + BUF_SIZE - 0x1000, BUF_SIZE - 0x1000, 0x40)); // the spare page
+    EXPECT_EQ(ram_byte(BUF + BUF_SIZE), before);
+    // A buffer of one page leaves no room for the spare one: refused.
+    sw_trbe_buf b = sw_trbe_linux_buf(BUF, BUF, BUF + 0x1000);
+    EXPECT_EQ(sw_trbe_enable(&trbe, &b), SW_EINVAL);
+}
+
+} // namespace

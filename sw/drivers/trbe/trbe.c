@@ -7,11 +7,13 @@
 
 #include <string.h>
 
-#define PAGE_SIZE   UINT64_C(4096)
-#define SZ_2K       UINT64_C(2048)
-#define BSC_MASK    UINT64_C(0x3F) /* TRBSR_EL1_BSC_MASK: MSS[5:0] */
-#define TRFCR_ExTRE PMT_MASK(TRFCR_EL1, E1TRE)
-#define TRFCR_E0TRE PMT_MASK(TRFCR_EL1, E0TRE)
+#define PAGE_SIZE                      UINT64_C(4096)
+/* TRBE_WORKAROUND_OVERWRITE_FILL_MODE_SKIP_BYTES: what an affected unit may overwrite. */
+#define OVERWRITE_FILL_MODE_SKIP_BYTES UINT64_C(256)
+#define SZ_2K                          UINT64_C(2048)
+#define BSC_MASK                       UINT64_C(0x3F) /* TRBSR_EL1_BSC_MASK: MSS[5:0] */
+#define TRFCR_ExTRE                    PMT_MASK(TRFCR_EL1, E1TRE)
+#define TRFCR_E0TRE                    PMT_MASK(TRFCR_EL1, E0TRE)
 
 static void note(sw_trbe *t, hal_sysreg reg, hal_status s)
 {
@@ -170,14 +172,36 @@ int sw_trbe_probe(sw_trbe *t, const hal *h)
     return sw_trbe_reset_local(t);
 }
 
-int sw_trbe_enable(sw_trbe *t, const sw_trbe_buf *b)
+/* trbe_apply_work_around_before_enable: the buffer the unit gets on an affected core. */
+static int apply_workarounds(const sw_trbe *t, sw_trbe_buf *b)
 {
-    if (!t || !t->h || !b)
+    if (t->erratum_overwrite_fill_mode && b->fill_mode == PMT_TRBLIMITR_FM_FILL) {
+        if (b->write & (PAGE_SIZE - 1))
+            return SW_EINVAL;
+        b->base = b->write;
+        b->write += OVERWRITE_FILL_MODE_SKIP_BYTES;
+    }
+    if (t->erratum_write_out_of_range) {
+        if (b->limit <= b->write || b->limit - b->write <= PAGE_SIZE)
+            return SW_EINVAL;
+        b->limit -= PAGE_SIZE;
+    }
+    return SW_OK;
+}
+
+int sw_trbe_enable(sw_trbe *t, const sw_trbe_buf *buf)
+{
+    if (!t || !t->h || !buf)
         return SW_EINVAL;
+    sw_trbe_buf w = *buf;
+    const sw_trbe_buf *b = &w;
     /* The WARN_ONs of trbe_enable_hw and set_trbe_limit_pointer_enabled. */
     if ((b->base | b->limit) & (PAGE_SIZE - 1) || b->limit <= b->base || b->write < b->base ||
-        b->write >= b->limit || b->fill_mode > 3 || b->trig_mode > 3)
+        b->write >= b->limit || b->fill_mode > 3 || b->trig_mode > 3 ||
+        apply_workarounds(t, &w) != SW_OK)
         return SW_EINVAL;
+    t->session_start = b->write;
+    t->session_limit = b->limit;
     sw_trbe_disable(t);
     sw_trbe_clear_status(t);
     wr(t, HAL_TRBBASER_EL1, b->base);

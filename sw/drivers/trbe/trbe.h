@@ -91,6 +91,18 @@ typedef struct sw_trbe {
     bool erratum_drain_after_disable; /* TRBE_NEEDS_DRAIN_AFTER_DISABLE (Cortex-A510 erratum
                                          2064142): TSB CSYNC after each disable; the user sets
                                          it after probe for an affected core */
+    /* TRBE_WORKAROUND_OVERWRITE_FILL_MODE: a Fill-mode unit may write up to 256 bytes more from
+     * TRBBASER_EL1 after the buffer fills. sw_trbe_enable sets TRBBASER_EL1 to the (page
+     * aligned) write pointer and starts the trace 256 bytes after it, so that what the unit
+     * overwrites is never trace of the session (trbe_apply_work_around_before_enable). */
+    bool erratum_overwrite_fill_mode;
+    /* TRBE_WORKAROUND_WRITE_OUT_OF_RANGE: at a wrap the unit may write up to 64 bytes at the
+     * Limit pointer, outside the buffer. sw_trbe_enable keeps the buffer's last page out of the
+     * unit's range (TRBLIMITR_EL1.LIMIT a page lower), so that those bytes land in it. */
+    bool erratum_write_out_of_range;
+    /* What the last sw_trbe_enable programmed, after the workarounds: the session's trace
+     * starts at session_start and the unit wraps at session_limit. */
+    uint64_t session_start, session_limit;
     hal_status err; /* the first register access that failed (sticky; probe clears) */
     hal_sysreg err_reg;
 } sw_trbe;
