@@ -102,10 +102,9 @@ pmt_ext_status pe_model::frame_access(int id, bool write, uint32_t offset, unsig
     static const char *const frame_names[] = {"pmu_frame: ", "debug_frame: ", "trbe_frame: "};
     std::string line = frame_names[id];
     if (status == PMT_EXT_OK) {
-        line += id == PMU_FRAME
-                    ? describe_pmu_frame_access(config_.core, offset, size, value, write)
-                : id == DEBUG_FRAME ? describe_debug_frame_access(offset, value, write)
-                                    : describe_trbe_frame_access(offset, size, value, write);
+        line += id == PMU_FRAME     ? describe_pmu_frame_access(pe_, offset, value, write)
+                : id == DEBUG_FRAME ? describe_debug_frame_access(pe_, offset, value, write)
+                                    : describe_trbe_frame_access(pe_, offset, value, write);
     } else {
         // Why the access got an error response, for the person debugging the driver.
         char buf[96];

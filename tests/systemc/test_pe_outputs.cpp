@@ -257,6 +257,27 @@ TEST(PeOutputs, RegisterAccessesAreLoggedWithFieldNames)
     EXPECT_EQ(infos[1], "pe: pmu_frame: PMCR_EL0 <= 0x41 {E=1, LC=1}");
 }
 
+// The frame's own registers by name; the upper half of a 64-bit register (EXT32, I5.2) as
+// NAME[63:32], without fields.
+TEST(PeOutputs, FrameOnlyRegistersAndUpperHalvesAreLoggedByName)
+{
+    pmtrace::pe_model pe("pe");
+    frame_initiator pmu("pmu_master");
+    pmu.socket.bind(pe.pmu_frame);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    enter_el1(pe);
+    infos.clear();
+    sc_core::sc_report_handler::set_verbosity_level(sc_core::SC_HIGH);
+    sc_core::sc_report_handler::set_handler(keep_infos);
+    uint64_t v = 0;
+    pmu.read(0xFBC, 4, v);
+    pmu.write(0x0FC, 4, 0x1);
+    sc_core::sc_report_handler::set_handler(sc_core::sc_report_handler::default_handler);
+    ASSERT_EQ(infos.size(), 2u);
+    EXPECT_EQ(infos[0], "pe: pmu_frame: PMDEVARCH => 0x47702a16"); // ARCHPART 0xA16: EXT32
+    EXPECT_EQ(infos[1], "pe: pmu_frame: PMCCNTR_EL0[63:32] <= 0x1");
+}
+
 // An access the frame refuses says why, at the same verbosity.
 TEST(PeOutputs, RefusedFrameAccessIsLoggedWithTheReason)
 {

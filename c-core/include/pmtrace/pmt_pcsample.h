@@ -73,6 +73,9 @@ pmt_ext_status pmt_debug_ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pm
                                   bool memory_mapped, uint64_t *value);
 pmt_ext_status pmt_debug_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pmt_security from,
                                    bool memory_mapped, uint64_t value);
+/* What an access to the debug frame reaches at `offset`: a register of the frame only
+ * ("EDPCSRlo", ...) or nothing (pmt_pmu_ext_name in pmt_pmu.h says more). */
+pmt_ext_name pmt_debug_ext_name(const pmt_pe *pe, uint32_t offset);
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,22 @@ pmt_ext_status pmt_pmu_ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pmt_
 pmt_ext_status pmt_pmu_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pmt_security from,
                                  bool memory_mapped, uint64_t value);
 
+/*
+ * What the access functions of the external frames reach at byte offset `offset` of the frame
+ * (0..0xFFF; the 32-bit word that holds it), for this PE's configuration: for tools and log lines
+ * that name what an access reaches. Each is built from the decoding its frame's accesses use, so
+ * it names exactly the registers they answer; an offset they answer with PMT_EXT_NO_REGISTER
+ * names nothing (a Trace Buffer frame's reserved offset too, which an access may answer as RES0).
+ * Whether an access is permitted or of a supported size is not part of the name.
+ *   - pmt_pmu_ext_name: the PMU frame of I5.2 in the PE's layout (EXT32 or EXT64), I5.3: e.g.
+ *     PMCCNTR_EL0 half 1 at 0x0FC, PMEVTYPER<n>_EL0 half 1 at 0xA00 + 4n in EXT32, "PMDEVARCH"
+ *     at 0xFBC;
+ *   - pmt_debug_ext_name (pmt_pcsample.h): the PC sample registers of the debug frame (H9.2);
+ *   - pmt_trbe_ext_name (pmt_trbe.h): the Trace Buffer frame (H9.4, Table D6-4).
+ * A NULL pe names nothing.
+ */
+pmt_ext_name pmt_pmu_ext_name(const pmt_pe *pe, uint32_t offset);
+
 /* Current output levels (what the callbacks last reported). */
 bool pmt_pmu_irq_level(const pmt_pe *pe);
 bool pmt_pmu_cti_level(const pmt_pe *pe);

@@ -226,6 +226,18 @@ typedef struct pmt_reg_ref {
     unsigned index;
 } pmt_reg_ref;
 
+/*
+ * What an offset of an external frame names (pmt_pmu_ext_name, pmt_debug_ext_name,
+ * pmt_trbe_ext_name): a register the PE also reaches with MRS/MSR, with the 32-bit half a 4-byte
+ * access at the offset reaches; or a register of the frame only, by its architectural name; or
+ * nothing (reg.id PMT_REG_NONE and own NULL).
+ */
+typedef struct pmt_ext_name {
+    pmt_reg_ref reg; /* a register of the PE's view, or PMT_REG_NONE */
+    const char *own; /* otherwise the name of a register of the frame only, e.g. "PMDEVARCH" */
+    unsigned half;   /* 1: bits [63:32] of a 64-bit register; 0: bits [31:0], or a 32-bit one */
+} pmt_ext_name;
+
 /* Decodes an MRS/MSR encoding; id is PMT_REG_NONE when the encoding is not one of ours. */
 pmt_reg_ref pmt_sysreg_decode(pmt_sysreg enc);
 /* The encoding of a register (for a family the index picks the member). */

@@ -14,6 +14,7 @@
 #ifndef PMTRACE_PMT_TRBE_H
 #define PMTRACE_PMT_TRBE_H
 
+#include "pmt_regs.h"
 #include "pmt_types.h"
 
 #ifdef __cplusplus
@@ -290,6 +291,10 @@ pmt_ext_status pmt_trbe_ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pmt
                                  uint64_t *value);
 pmt_ext_status pmt_trbe_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pmt_security from,
                                   uint64_t value);
+/* What an access to the Trace Buffer frame reaches at `offset`: a TRB*_EL1 register of the PE's
+ * view and its half, a register of the frame only ("TRBCR", "TRBDEVARCH", ...), or nothing
+ * (always without FEAT_TRBE_EXT; pmt_pmu_ext_name in pmt_pmu.h says more). */
+pmt_ext_name pmt_trbe_ext_name(const pmt_pe *pe, uint32_t offset);
 
 /* TRBSR_ELx.EC values (D24.4.7). */
 #define PMT_TRBSR_EC_OTHER        0x00u

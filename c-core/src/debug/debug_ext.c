@@ -25,6 +25,17 @@ static enum ed_reg decode(const pmt_pe *pe, uint32_t off)
     }
 }
 
+pmt_ext_name pmt_debug_ext_name(const pmt_pe *pe, uint32_t offset)
+{
+    static const char *const names[] = {
+        [ED_PCSRLO] = "EDPCSRlo", [ED_CIDSR] = "EDCIDSR", [ED_VIDSR] = "EDVIDSR",
+        [ED_PCSRHI] = "EDPCSRhi", [ED_LAR] = "EDLAR",     [ED_LSR] = "EDLSR"};
+    pmt_ext_name name = {{PMT_REG_NONE, 0}, NULL, 0};
+    if (pe && offset <= 0xFFF)
+        name.own = names[decode(pe, offset & ~3u)]; /* NULL for ED_NONE */
+    return name;
+}
+
 /* The EDPRSR bits the sample registers' accessibility reads. */
 static uint32_t edprsr(const pmt_pe *pe)
 {

@@ -210,6 +210,50 @@ static struct ext_target decode(const pmt_pe *pe, uint32_t off)
     return none;
 }
 
+/* The architectural name of a register of the frame only (I5.3); NULL for EXT_NONE. */
+static const char *own_name(const struct ext_target *t)
+{
+    static const char *const names[] = {[EXT_PMCFGR] = "PMCFGR",
+                                        [EXT_PMIIDR] = "PMIIDR",
+                                        [EXT_PMCGCR0] = "PMCGCR0",
+                                        [EXT_PMCCR] = "PMCCR",
+                                        [EXT_PMPCSCTL] = "PMPCSCTL",
+                                        [EXT_PMDEVAFF] = "PMDEVAFF",
+                                        [EXT_PMLAR] = "PMLAR",
+                                        [EXT_PMLSR] = "PMLSR",
+                                        [EXT_PMAUTHSTATUS] = "PMAUTHSTATUS",
+                                        [EXT_PMDEVARCH] = "PMDEVARCH",
+                                        [EXT_PMDEVID] = "PMDEVID",
+                                        [EXT_PMDEVTYPE] = "PMDEVTYPE"};
+    static const char *const pmceid[] = {"PMCEID0", "PMCEID1", "PMCEID2", "PMCEID3"};
+    static const char *const whole[] = {"PMCNTEN", "PMINTEN", "PMOVS"};
+    static const char *const pcs[] = {
+        [PCS_PMPCSR] = "PMPCSR",   [PCS_PMCID1SR] = "PMCID1SR", [PCS_PMCID2SR] = "PMCID2SR",
+        [PCS_PMVIDSR] = "PMVIDSR", [PCS_PMVCIDSR] = "PMVCIDSR", [PCS_PMCCIDSR] = "PMCCIDSR"};
+    static const char *const pidr[] = {"PMPIDR0", "PMPIDR1", "PMPIDR2", "PMPIDR3", "PMPIDR4"};
+    static const char *const cidr[] = {"PMCIDR0", "PMCIDR1", "PMCIDR2", "PMCIDR3"};
+    switch (t->own) {
+    case EXT_PMCEID: return pmceid[t->index];
+    case EXT_WHOLE: return whole[t->index];
+    case EXT_PCS: return pcs[t->index];
+    case EXT_PIDR: return pidr[t->index];
+    case EXT_CIDR: return cidr[t->index];
+    default: return names[t->own];
+    }
+}
+
+pmt_ext_name pmt_pmu_ext_name(const pmt_pe *pe, uint32_t offset)
+{
+    pmt_ext_name name = {{PMT_REG_NONE, 0}, NULL, 0};
+    if (!pe || offset > 0xFFF)
+        return name;
+    struct ext_target t = decode(pe, offset & ~3u);
+    name.reg = t.reg;
+    name.own = own_name(&t);
+    name.half = t.half;
+    return name;
+}
+
 static bool most_secure(const pmt_pe *pe, pmt_security from)
 {
     if (pe->cfg.have_rme)

@@ -16,7 +16,7 @@ enum ext_kind {
     EXT_LSR,
     EXT_AUTHSTATUS,
     EXT_DEVARCH,
-    EXT_DEVID, /* TRBDEVID, TRBDEVID1, TRBDEVID2: RES0 */
+    EXT_DEVID, /* TRBDEVID, TRBDEVID1, TRBDEVID2 (index 0..2): RES0 */
     EXT_DEVTYPE,
     EXT_PIDR, /* index 0..7 */
     EXT_CIDR  /* index 0..3 */
@@ -58,6 +58,7 @@ static struct ext_target decode(uint32_t off)
         t.kind = EXT_DEVARCH;
     } else if (off >= 0xFC0 && off <= 0xFC8) {
         t.kind = EXT_DEVID;
+        t.index = (0xFC8 - off) / 4;
     } else if (off == 0xFCC) {
         t.kind = EXT_DEVTYPE;
     } else if (off >= 0xFD0 && off < 0xFF0) {
@@ -68,6 +69,44 @@ static struct ext_target decode(uint32_t off)
         t.index = (off - 0xFF0) / 4;
     }
     return t; /* 0x040 TRBMPAM_EL1: FEAT_TRBE_MPAM is not implemented, reserved */
+}
+
+/* The architectural name of a register of the frame only (H9.4); NULL otherwise. */
+static const char *own_name(const struct ext_target *t)
+{
+    static const char *const names[] = {
+        [EXT_TRBCR] = "TRBCR",        [EXT_ITCTRL] = "TRBITCTRL",
+        [EXT_DEVAFF] = "TRBDEVAFF",   [EXT_LAR] = "TRBLAR",
+        [EXT_LSR] = "TRBLSR",         [EXT_AUTHSTATUS] = "TRBAUTHSTATUS",
+        [EXT_DEVARCH] = "TRBDEVARCH", [EXT_DEVTYPE] = "TRBDEVTYPE"};
+    static const char *const devid[] = {"TRBDEVID", "TRBDEVID1", "TRBDEVID2"};
+    static const char *const pidr[] = {"TRBPIDR0", "TRBPIDR1", "TRBPIDR2", "TRBPIDR3",
+                                       "TRBPIDR4", "TRBPIDR5", "TRBPIDR6", "TRBPIDR7"};
+    static const char *const cidr[] = {"TRBCIDR0", "TRBCIDR1", "TRBCIDR2", "TRBCIDR3"};
+    switch (t->kind) {
+    case EXT_DEVID: return devid[t->index];
+    case EXT_PIDR: return pidr[t->index];
+    case EXT_CIDR: return cidr[t->index];
+    default: return names[t->kind]; /* NULL for EXT_RESERVED and EXT_REG */
+    }
+}
+
+/* The frame exists with FEAT_TRBE_EXT. */
+static bool have_frame(const pmt_pe *pe)
+{
+    return pe->cfg.trbe.feat_trbe && pe->cfg.trbe.feat_trbe_ext;
+}
+
+pmt_ext_name pmt_trbe_ext_name(const pmt_pe *pe, uint32_t offset)
+{
+    pmt_ext_name name = {{PMT_REG_NONE, 0}, NULL, 0};
+    if (!pe || !have_frame(pe) || offset > 0xFFF)
+        return name;
+    struct ext_target t = decode(offset & ~3u);
+    name.reg.id = t.id;
+    name.own = own_name(&t);
+    name.half = t.wide ? (offset >> 2) & 1 : 0;
+    return name;
 }
 
 /* AllowExternalTraceBufferAccess (MDCR_EL3.ETBAD). Without FEAT_RME the reserved values 0b01
@@ -160,7 +199,7 @@ static pmt_ext_status begin(const pmt_pe *pe, uint32_t off, unsigned size, pmt_s
                             struct ext_target *t, bool *reserved_ok)
 {
     *reserved_ok = false;
-    if (!pe->cfg.trbe.feat_trbe || !pe->cfg.trbe.feat_trbe_ext)
+    if (!have_frame(pe))
         return PMT_EXT_NO_REGISTER; /* no external Trace Buffer frame */
     if (off > 0xFFF)
         return PMT_EXT_NO_REGISTER;
