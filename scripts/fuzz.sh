@@ -11,15 +11,16 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_config fuzz_pe_ops fuzz_frames fuzz_trbe fuzz_restore)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_config fuzz_pe_ops fuzz_frames fuzz_trbe fuzz_restore fuzz_tlm)
 build_dir=${PMTRACE_FUZZ_BUILD_DIR:-build-fuzz}
 work=${PMTRACE_FUZZ_WORK:-$build_dir/fuzz-work}
 
-if [ ! -f "$build_dir/CMakeCache.txt" ]; then
+# fuzz_tlm needs the SystemC layer: a build directory configured without it is configured again.
+if ! grep -q "^PMTRACE_BUILD_SYSTEMC:BOOL=ON" "$build_dir/CMakeCache.txt" 2>/dev/null; then
   generator=()
-  command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+  [ -f "$build_dir/CMakeCache.txt" ] || ! command -v ninja >/dev/null 2>&1 || generator=(-G Ninja)
   CC=clang CXX=clang++ cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DPMTRACE_BUILD_FUZZ=ON -DPMTRACE_BUILD_SYSTEMC=OFF -DPMTRACE_BUILD_TESTS=OFF \
+    -DPMTRACE_BUILD_FUZZ=ON -DPMTRACE_BUILD_SYSTEMC=ON -DPMTRACE_BUILD_TESTS=OFF \
     -DPMTRACE_BUILD_BENCH=OFF -DPMTRACE_WERROR=ON >/dev/null
 fi
 cmake --build "$build_dir" --parallel "$(nproc)" --target "${harnesses[@]}"

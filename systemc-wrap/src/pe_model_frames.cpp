@@ -11,7 +11,9 @@
 // ADDRESS_ERROR; a length other than 4 or 8, a streaming width other than the length, or a size
 // the register does not take: BURST_ERROR; byte enables: BYTE_ENABLE_ERROR; an access the core
 // refuses (PMT_EXT_ERROR: MDCR_EL3.EPMAD or .ETBAD, the OS Lock, ...): GENERIC_ERROR (the
-// "slave-generated error" of the architecture); TLM_IGNORE_COMMAND: OK.
+// "slave-generated error" of the architecture); TLM_IGNORE_COMMAND: OK; a command value that is
+// none of the three: COMMAND_ERROR (IEEE 1666-2011 14.17: the target is unable to execute the
+// command).
 #include "pmtrace/systemc/pe_model.h"
 
 #include "frame_names.h"
@@ -51,6 +53,10 @@ tlm::tlm_response_status check(const tlm::tlm_generic_payload &trans)
         return tlm::TLM_BURST_ERROR_RESPONSE;
     if (trans.get_byte_enable_ptr())
         return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+    // is_read() and is_write() are false for any command but those two: a value outside the
+    // three commands (found by tests/fuzz/fuzz_tlm) is no TLM_IGNORE_COMMAND.
+    if (!trans.is_read() && !trans.is_write() && trans.get_command() != tlm::TLM_IGNORE_COMMAND)
+        return tlm::TLM_COMMAND_ERROR_RESPONSE;
     return tlm::TLM_OK_RESPONSE;
 }
 

@@ -44,20 +44,6 @@ static struct Stats {
     std::abort();
 }
 
-uint64_t Input::value()
-{
-    switch (u8() & 7) {
-    case 0: return 0;
-    case 1: return ~uint64_t{0};
-    case 2: return uint64_t{1} << (u8() & 63);
-    case 3: return 0xFFFFFFFFu - u8();  // just below a 32-bit overflow
-    case 4: return ~uint64_t{0} - u8(); // just below a 64-bit overflow
-    case 5: return u8();                // small
-    case 6: return u32();
-    default: return u64();
-    }
-}
-
 // ----------------------------------------------------------------------------------------------
 // Configs
 

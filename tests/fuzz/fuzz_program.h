@@ -42,8 +42,20 @@ class Input
     uint64_t u64() { return u32() | static_cast<uint64_t>(u32()) << 32; }
     bool bit() { return u8() & 1; }
     // A value biased to the ones that matter: 0, all ones, one bit, near a 32- or 64-bit
-    // overflow, small, or any.
-    uint64_t value();
+    // overflow, small, or any. Inline: fuzz_tlm uses Input without the rest of the program.
+    uint64_t value()
+    {
+        switch (u8() & 7) {
+        case 0: return 0;
+        case 1: return ~uint64_t{0};
+        case 2: return uint64_t{1} << (u8() & 63);
+        case 3: return 0xFFFFFFFFu - u8();  // just below a 32-bit overflow
+        case 4: return ~uint64_t{0} - u8(); // just below a 64-bit overflow
+        case 5: return u8();                // small
+        case 6: return u32();
+        default: return u64();
+        }
+    }
     // The rest of the input (for a state blob).
     const uint8_t *rest(size_t *n)
     {

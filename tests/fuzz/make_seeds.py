@@ -54,6 +54,46 @@ def memport(tmode=0, tmod=0, trem=0, kind=0, stage=1, level=3, wmode=0, wevery=0
               u8(stage | (level + 3) << 2), u8(0), u8(wevery), u16(wdone))
 
 
+# fuzz_tlm (tests/fuzz/fuzz_tlm.cpp) has its own operations: a kind byte (bit 7 the model: 0
+# EXT32 with the PC sample registers in the debug frame, 1 EXT64 with them in the PMU frame; bits
+# 3-4 the socket; bits 0-2 the operation) and a transaction or a CPU operation.
+TLM_SOCKETS = {"pmu": 0, "debug": 1, "trbe": 2}
+TLM_OPS = {"b_transport": 0, "transport_dbg": 3, "get_dmi": 5, "cpu": 6}
+TLM_CMD = {"read": 0, "write": 1, "ignore": 2, "unknown": 3}
+# frame_register(): an index into its list of registers
+TLM_REGS = {"MDCR_EL3": 0, "MDCR_EL2": 1, "PMCR_EL0": 2, "PMCNTENSET_EL0": 3}
+
+
+def tlm_kind(model, socket, operation):
+    return u8(model << 7 | TLM_SOCKETS[socket] << 3 | TLM_OPS[operation])
+
+
+def tlm_tx(model, socket, operation, cmd, offset, length, data=b"", width=None, byte_enables=None,
+           ext=None):
+    """A transaction: a register offset (address mode 0), a length of 4 or 8 (mode 0), of 0..31
+    bytes (mode 1) or of whole registers (mode 2), the streaming width equal to the length unless
+    given as a mode byte, byte enables (a mode byte and its operands) and an access_extension
+    (bit 0 present, bits 1-2 the Security state, bit 3 the external debug interface)."""
+    if length in (4, 8):
+        lb = u8(length // 8)
+    elif length < 32:
+        lb = u8(0x40 | length)
+    else:
+        lb = u8(0x80 | length // 4)
+    payload = data.ljust(length, b"\0") if TLM_CMD[cmd] == 1 else b""
+    return (tlm_kind(model, socket, operation) + u8(TLM_CMD[cmd]) + u8(0) + u16(offset) + lb
+            + payload + u8(4 if width is None else width) + (byte_enables or u8(0))
+            + u8(0 if ext is None else ext))
+
+
+def tlm_msr(model, reg, value):
+    return tlm_kind(model, "pmu", "cpu") + u8(0) + u8(TLM_REGS[reg]) + value
+
+
+EXTERNAL_DEBUG = 0x09  # Non-secure, through the external debug interface (no software lock)
+SECURE = 0x03          # Secure, memory-mapped
+
+
 SEEDS = {
     "fuzz_config": {
         # feature bits (EL2, EL3, + TRBE for the second), PMUv3p7, 6 counters, then zeros for
@@ -93,6 +133,31 @@ SEEDS = {
         + trace(1024),
         "limit_below_base": preset(0) + trbe_program(limit_shape=2, pages=1) + trace(512)
         + trbe_program(ptr_shape=1, off=0x123) + trace(512) + op("CSYNC"),
+    },
+    "fuzz_tlm": {
+        # PMCR_EL0 written and read through the EXT32 PMU frame, past its software lock
+        "pmu_write_read": tlm_tx(0, "pmu", "b_transport", "write", 0xE04, 4, u32(1),
+                                 ext=EXTERNAL_DEBUG)
+        + tlm_tx(0, "pmu", "b_transport", "read", 0xE04, 4, ext=EXTERNAL_DEBUG)
+        + tlm_tx(0, "pmu", "transport_dbg", "read", 0xC00, 0x80, ext=EXTERNAL_DEBUG),
+        # MDCR_EL3.EPMAD (bit 21) set at EL3, then Non-secure and Secure reads
+        "epmad": tlm_msr(0, "MDCR_EL3", u8(2) + u8(21))
+        + tlm_tx(0, "pmu", "b_transport", "read", 0xE04, 4, ext=EXTERNAL_DEBUG)
+        + tlm_tx(0, "pmu", "b_transport", "read", 0xE04, 4, ext=EXTERNAL_DEBUG | 2),
+        # the debug frame's PC sample registers, by b_transport and transport_dbg
+        "debug_pcsr": tlm_tx(0, "debug", "b_transport", "read", 0x0A0, 4, ext=EXTERNAL_DEBUG)
+        + tlm_tx(0, "debug", "transport_dbg", "read", 0x0A0, 16, ext=EXTERNAL_DEBUG),
+        # EXT64: the cycle counter written in one 8-byte access; the Trace Buffer frame read by a
+        # Secure access (MDCR_EL3.ETBAD is 0b00 out of reset)
+        "ext64_trbe": tlm_tx(1, "pmu", "b_transport", "write", 0x0F8, 8, u32(0x1234) + u32(1))
+        + tlm_tx(1, "trbe", "b_transport", "read", 0x000, 8, ext=SECURE)
+        + tlm_tx(1, "trbe", "transport_dbg", "read", 0x000, 0x40, ext=SECURE),
+        # odd shapes: streaming width 0, byte enables, 3 bytes, an unknown command, DMI
+        "odd_shapes": tlm_tx(0, "pmu", "b_transport", "write", 0xE04, 4, u32(1), width=0)
+        + tlm_tx(0, "pmu", "b_transport", "read", 0xE04, 4, byte_enables=u8(6) + u8(1))
+        + tlm_tx(0, "pmu", "b_transport", "read", 0xE04, 3)
+        + tlm_tx(1, "pmu", "b_transport", "unknown", 0xE04, 4)
+        + tlm_tx(1, "debug", "get_dmi", "read", 0x0A0, 4),
     },
     "fuzz_restore": {
         "flip": preset(0) + u8(8) + NS_EL1 + PMU_ALL[:5] + u8(0) + u32(40) + u8(1)

@@ -163,6 +163,18 @@ TEST(PmuFrame, IgnoreCommandAnswersOkAndChangesNothing)
     EXPECT_EQ(rd(f.pe, PMT_REG_PMCR_EL0) & PMT_MASK(PMCR, E), 0u);
 }
 
+// A command value that is neither read, write nor ignore is one the frame cannot execute: a
+// command error (IEEE 1666-2011 14.17), not the OK of TLM_IGNORE_COMMAND, and nothing is written.
+TEST(PmuFrame, UnknownCommandAnswersCommandErrorAndChangesNothing)
+{
+    frames f;
+    uint64_t v = PMT_MASK(PMCR, E);
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    auto unknown = static_cast<tlm::tlm_command>(3); // the one more value the enum holds
+    EXPECT_EQ(f.pmu.access(unknown, 0xE04, 4, v, delay), tlm::TLM_COMMAND_ERROR_RESPONSE);
+    EXPECT_EQ(rd(f.pe, PMT_REG_PMCR_EL0) & PMT_MASK(PMCR, E), 0u);
+}
+
 TEST(PmuFrame, RefusesDmi)
 {
     frames f;
