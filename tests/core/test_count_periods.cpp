@@ -285,4 +285,27 @@ TEST_F(CountPeriods, PmcrDCycleCounterOver2To64Minus1Cycles)
     EXPECT_EQ(ccnt(), uint64_t{1} << 58);
 }
 
+// The divided cycle counter (PMCR.{LC, D} = {0, 1}) and an event counter counting CPU_CYCLES
+// that overflows 18 cycles after a multiple of 2^32, out of step with the cycle counter's
+// overflows (every 2^38 cycles): their common period is 2^38 cycles, found whichever of the two
+// overflows comes first (the prescale is part of the phase, not of the state; found by
+// fuzz_pe_ops, where the step path took every period). 18 + (2^64 - 1) leaves counter 0 at 17
+// after 2^32 overflows; the cycle counter at 2^58 - 1 after 2^26 - 1.
+TEST_F(CountPeriods, PmcrDCycleCounterAndAnEventCounterOutOfStep)
+{
+    make();
+    program(0, PMT_EV_CPU_CYCLES, 18);
+    cycle_counter(0);
+    wr(PMT_REG_PMINTENSET_EL1, bit(0) | C);
+    pmcr(kE | kD);
+    cycles(kAll);
+    EXPECT_EQ(cnt(0), 17u);
+    EXPECT_EQ(ccnt(), (uint64_t{1} << 58) - 1);
+    EXPECT_EQ(ovs(), bit(0) | C);
+    uint64_t ovfs = 0;
+    for (auto &e : exported)
+        ovfs += e.second;
+    EXPECT_EQ(ovfs, kTwo32 + (uint64_t{1} << 26) - 1);
+}
+
 } // namespace

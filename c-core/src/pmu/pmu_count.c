@@ -12,8 +12,8 @@
  * architectural state, and the output levels pmu_update derives from it) and compares at each
  * later overflow. If, P events later, all of it equals the mark except
  *   - the values of the counters counting the event: those that overflow at bit 32 show the
- *     same [31:0] again (and the PMCR.D prescale, in st, is the same), the others (64-bit
- *     overflow) have not overflowed;
+ *     same [31:0] again (and the cycle counter the same PMCR.D prescale: both are the phase
+ *     within a period), the others (64-bit overflow) have not overflowed;
  *   - the values of odd counters counting CHAIN, each advanced by d (one per 32-bit overflow of
  *     its even neighbour, AArch64.IncrementEventCounter);
  * then each further period of P events does the same as this one: the same counters overflow
@@ -281,6 +281,7 @@ struct steady_mark {
     uint64_t left;          /* events still to count at the mark */
     struct ovf_events sent; /* PMU_OVFS and PMU_HOVFS exported since the mark */
     struct pmt_pe_arch st;
+    struct pmt_pe_arch scratch; /* compare_window's copy of st (kept here: st is large) */
     bool irq_level, cti_level, halt_level, brbe_frozen, exc_pending;
     unsigned exc_target;
 };
@@ -328,8 +329,8 @@ static bool chain_counter(const pmt_pe *pe, unsigned idx)
     return (idx & 1) && idx < pe->cfg.num_counters && counter_event(pe, idx) == PMT_EV_CHAIN;
 }
 
-static struct steady_window compare_window(const pmt_pe *pe, const struct steady_mark *k,
-                                           uint64_t mask, uint64_t events)
+static struct steady_window compare_window(const pmt_pe *pe, struct steady_mark *k, uint64_t mask,
+                                           uint64_t events)
 {
     struct steady_window w = {.same_state = true, .in_phase = true};
     for (unsigned idx = 0; idx < PMT_NUM_COUNTER_IDS; idx++) {
@@ -347,12 +348,19 @@ static struct steady_window compare_window(const pmt_pe *pe, const struct steady
     }
     if (!w.same_state || !derived_equal(pe, k))
         return (struct steady_window){.same_state = false};
-    /* Everything else as at the mark: st around the counter values (bytewise: st is plain data
-     * copied with memcpy, padding included). */
-    const size_t from = offsetof(struct pmt_pe_arch, pmu.cnt);
-    const size_t to = from + sizeof pe->st.pmu.cnt;
-    const unsigned char *a = (const unsigned char *)&pe->st, *b = (const unsigned char *)&k->st;
-    w.same_state = memcmp(a, b, from) == 0 && memcmp(a + to, b + to, sizeof pe->st - to) == 0;
+    /* The PMCR.D prescale is the divided cycle counter's phase, like the [31:0] of a counter
+     * that overflows at bit 32: a window ends where it is as at the mark. Were it state, a mark
+     * at the cycle counter's overflow and one at an event counter's (the prescale elsewhere)
+     * would never compare equal, and the step path would take every period. */
+    if (mask >> PMT_CYCLE_COUNTER_ID & 1)
+        w.in_phase &= k->st.pmu.ccnt_prescale == pe->st.pmu.ccnt_prescale;
+    /* Everything else as at the mark: st but for the counter values and the prescale
+     * (bytewise: st is plain data copied with memcpy, padding included). */
+    struct pmt_pe_arch *then = &k->scratch;
+    memcpy(then, &k->st, sizeof *then);
+    memcpy(then->pmu.cnt, pe->st.pmu.cnt, sizeof then->pmu.cnt);
+    then->pmu.ccnt_prescale = pe->st.pmu.ccnt_prescale;
+    w.same_state = memcmp(then, &pe->st, sizeof *then) == 0;
     return w;
 }
 
