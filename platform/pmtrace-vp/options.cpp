@@ -444,20 +444,23 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
     raw r;
     po::options_description general(
         "pmtrace-vp: a virtual platform on QEMU virt's memory map (GICv3, RAM, PL011 UART) with "
-        "one Arm PE whose PMU and Trace Buffer Unit are the pmtrace model. Its AArch64 CPU runs "
-        "the sw/ drivers (arm_pmuv3, coresight-trbe) and apps built for AArch64 over a loop of "
-        "real instructions (every count comes from executed code), printing perf-stat-like "
-        "tables on the console and the platform's view after them; or it boots your own image "
-        "(--kernel). --cpu host runs the same apps on a host-driven CPU with a synthetic "
-        "workload (per iteration: 1000 instructions, 1300 cycles, 200 branches, 7 mispredicts, "
-        "300 L1D accesses, 12 refills, and trace bytes), for what needs a trace unit: ETE "
-        "decoding, triggers, injected faults.\n\n"
+        "one Arm PE whose PMU, ETE trace unit and Trace Buffer Unit are the pmtrace model. Its "
+        "AArch64 CPU runs the sw/ drivers (arm_pmuv3, coresight-etm4x, coresight-trbe) and apps "
+        "built for AArch64 over a loop of real instructions (every count and every trace byte "
+        "comes from executed code), printing perf-stat-like tables on the console and the "
+        "platform's view after them; or it boots your own image (--kernel, traced with --trace). "
+        "--cpu host runs the same apps on a host-driven CPU with a synthetic workload (per "
+        "iteration: 1000 instructions, 1300 cycles, 200 branches, 7 mispredicts, 300 L1D "
+        "accesses, 12 refills, and trace bytes), for triggers at a chosen byte and injected "
+        "faults.\n\n"
         "Examples:\n"
         "  pmtrace-vp                                   count events, capture trace alongside\n"
         "  pmtrace-vp -e INST_RETIRED,BR_RETIRED --exclude kernel   count EL0 only (:u)\n"
         "  pmtrace-vp -s record --period 100000         sample INST_RETIRED every 100000\n"
         "  pmtrace-vp -s trace --trace-mode wrap\n"
+        "  pmtrace-vp -s trace --iterations 1000 --snapshot capture --decode\n"
         "  pmtrace-vp --kernel image.bin --append \"console=ttyAMA0\"   boot an image\n"
+        "  pmtrace-vp --kernel image.elf --trace --decode   trace it, check the capture\n"
         "  pmtrace-vp --cpu host -s trace --snapshot capture --decode   then: trc_pkt_lister "
         "-ss_dir capture -decode\n"
         "  pmtrace-vp --cpu host -s trace --trigger stop --trigger-after 4096 --trigger-count 256\n"
@@ -541,7 +544,8 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "snapshot", po::value(&o.snapshot),
         "write the capture as an OpenCSD snapshot directory (trc_pkt_lister -ss_dir DIR -decode)")(
         "decode", po::bool_switch(&o.decode),
-        "decode the capture with OpenCSD and check it against the program it traced");
+        "decode the capture with OpenCSD and check it against what was traced (the AArch64 CPU: "
+        "its execution log, range by range; --cpu host: the synthetic program)");
 
     po::options_description fault("fault");
     fault.add_options()("fault", po::value(&r.fault)->default_value(r.fault),
