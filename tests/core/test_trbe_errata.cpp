@@ -131,4 +131,30 @@ TEST_F(TrbeErrata, DrainAfterDisable_OnWritesIgnoredUntilTsbCsync)
     EXPECT_EQ(ptr(), BASE);
 }
 
+// The erratum's "disabled, not drained" flag is in the saved state (a model restored between
+// the disable and the TSB CSYNC ignores the writes as the saved one does) and, like every bool
+// of a blob, must be 0 or 1 on restore (found by fuzz_restore: a 255 there was read as a bool).
+TEST_F(TrbeErrata, DrainAfterDisable_RestoreRefusesAFlagOtherThanFalseOrTrue)
+{
+    cfg.trbe.erratum_drain_after_disable = true;
+    make_trbe();
+    program_fill();
+    wr(PMT_REG_TRBLIMITR_EL1, LIMIT); // E = 0: writes ignored until a TSB CSYNC
+    std::vector<uint8_t> undrained(pmt_pe_state_size(pe)), drained(undrained.size());
+    ASSERT_EQ(pmt_pe_save(pe, undrained.data(), undrained.size()), PMT_OK);
+    ASSERT_EQ(pmt_trbe_tsb_csync(pe), PMT_OK);
+    ASSERT_EQ(pmt_pe_save(pe, drained.data(), drained.size()), PMT_OK);
+    std::vector<size_t> differ;
+    for (size_t i = 0; i < undrained.size(); i++)
+        if (undrained[i] != drained[i])
+            differ.push_back(i);
+    ASSERT_EQ(differ.size(), 1u); // the flag: 1 before the TSB CSYNC, 0 after
+    ASSERT_EQ(undrained[differ[0]], 1u);
+    ASSERT_EQ(pmt_pe_restore(pe, undrained.data(), undrained.size()), PMT_OK);
+    wr(PMT_REG_TRBPTR_EL1, BASE + 0x1000);
+    EXPECT_EQ(ptr(), BASE); // ignored, as before the save
+    undrained[differ[0]] = 0xFF;
+    EXPECT_EQ(pmt_pe_restore(pe, undrained.data(), undrained.size()), PMT_ERR_STATE_BLOB);
+}
+
 } // namespace

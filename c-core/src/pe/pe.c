@@ -272,6 +272,7 @@ static bool arch_bools_valid(const struct pmt_pe_arch *st)
                            &st->pcs.ed_locked,
                            &st->trbe.ptr_unpredictable,
                            &st->trbe.async_abort,
+                           &st->trbe.disable_undrained,
                            &st->ete.enabled};
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
         if (!BOOL_BYTE_OK_(*other[i]))
