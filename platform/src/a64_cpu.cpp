@@ -163,7 +163,7 @@ void a64_cpu::boot()
         // IPRSXC). docs/choices.md.
         if (config_.have_el3) {
             (void)state->set_pe_state(pe_state_for(3), t);
-            (void)sysreg->write_sysreg(to_pmt(HAL_MDCR_EL3),
+            (void)sysreg->write_sysreg(hal_sysreg_to_pmt(HAL_MDCR_EL3),
                                        hal_firmware_mdcr_el3(config_.pmuv3p9 || config_.ebep,
                                                              config_.trbe, config_.trbe_exc) |
                                            (config_.ebep ? PMT_PUT(MDCR_EL3, PMEE, 1) : 0),
@@ -177,12 +177,13 @@ void a64_cpu::boot()
         if (config_.have_el2 && config_.entry_el < 2) {
             (void)state->set_pe_state(pe_state_for(2), t);
             (void)sysreg->write_sysreg(
-                to_pmt(HAL_MDCR_EL2),
+                hal_sysreg_to_pmt(HAL_MDCR_EL2),
                 hal_firmware_mdcr_el2(config_.num_counters, config_.trbe, config_.entry_el) |
                     (config_.ebep ? PMT_PUT(MDCR_EL2, PMEE, 1) : 0),
                 t);
             if (config_.trbe_exc)
-                (void)sysreg->write_sysreg(to_pmt(HAL_TRFCR_EL2), PMT_PUT(TRFCR_EL2, EE, 1), t);
+                (void)sysreg->write_sysreg(hal_sysreg_to_pmt(HAL_TRFCR_EL2),
+                                           PMT_PUT(TRFCR_EL2, EE, 1), t);
         }
     }
     el_ = config_.entry_el;

@@ -7,7 +7,7 @@
 #include <pmtrace/pmt_types.h>
 
 #include "hal/hal.h"
-#include "hal_sysreg.h"
+#include "hal/hal_impl.h"
 
 #include <cstdint>
 #include <sstream>
@@ -141,8 +141,6 @@ inline std::string hex(uint64_t v)
     s << "0x" << std::hex << v;
     return s.str();
 }
-
-using pmtrace::platform::to_pmt;
 
 } // namespace pmtrace::platform::a64
 

@@ -1,7 +1,7 @@
 // a64_debug_hal.cpp - the sw/ drivers run by an external agent (a64_debug_hal.h).
 #include <pmtrace/platform/a64_debug_hal.h>
 
-#include "hal_sysreg.h"
+#include "hal/hal_impl.h"
 
 namespace pmtrace::platform
 {
@@ -43,13 +43,15 @@ const hal_ops debug_ops = {
         *v = 0;
         if (cpu_register(ctx_of(c), r, *v))
             return HAL_OK;
-        return from_access(ctx_of(c).regs.read_sysreg(to_pmt(r), *v, ctx_of(c).t));
+        return hal_status_of_access(
+            ctx_of(c).regs.read_sysreg(hal_sysreg_to_pmt(r), *v, ctx_of(c).t));
     },
     [](void *c, hal_sysreg r, uint64_t v) {
         uint64_t ignored = 0;
         if (cpu_register(ctx_of(c), r, ignored))
             return HAL_UNDEFINED; // read-only
-        return from_access(ctx_of(c).regs.write_sysreg(to_pmt(r), v, ctx_of(c).t));
+        return hal_status_of_access(
+            ctx_of(c).regs.write_sysreg(hal_sysreg_to_pmt(r), v, ctx_of(c).t));
     },
     [](void *) {},
     [](void *) {},

@@ -2,7 +2,6 @@
 #include <pmtrace/platform/cpu.h>
 
 #include "bus_access.h"
-#include "hal_sysreg.h"
 #include "hal/hal_impl.h"
 
 #include <algorithm>
@@ -22,7 +21,7 @@ bool is_cpu_register(hal_sysreg reg)
 
 bool is_icc(hal_sysreg reg)
 {
-    return icc_decode(to_pmt(reg)) != icc_reg::none;
+    return icc_decode(hal_sysreg_to_pmt(reg)) != icc_reg::none;
 }
 
 cpu *self(void *ctx)
@@ -117,7 +116,7 @@ void cpu::boot_firmware()
         s.el2_enabled = config_.have_el2; // EL2Enabled(): SCR_EL3.NS = 1
         (void)state->set_pe_state(s, t);
         (void)sysreg->write_sysreg(
-            to_pmt(HAL_MDCR_EL3),
+            hal_sysreg_to_pmt(HAL_MDCR_EL3),
             hal_firmware_mdcr_el3(config_.pmuv3p9, config_.trbe, config_.trbe_exc), t);
     }
     if (config_.have_el2) {
@@ -127,7 +126,7 @@ void cpu::boot_firmware()
         s.el2_enabled = true;
         (void)state->set_pe_state(s, t);
         (void)sysreg->write_sysreg(
-            to_pmt(HAL_MDCR_EL2),
+            hal_sysreg_to_pmt(HAL_MDCR_EL2),
             hal_firmware_mdcr_el2(config_.num_counters, config_.trbe, kernel_.el), t);
     }
 }
@@ -196,7 +195,7 @@ hal_status cpu::sysreg_read(hal_sysreg reg, uint64_t &value)
         if (el == 0) {
             st = HAL_UNDEFINED;
         } else if (is_icc(reg)) {
-            st = icc_ && icc_->read(to_pmt(reg), v) ? HAL_OK : HAL_UNDEFINED;
+            st = icc_ && icc_->read(hal_sysreg_to_pmt(reg), v) ? HAL_OK : HAL_UNDEFINED;
         } else {
             v = reg == HAL_CURRENTEL         ? uint64_t{el} << 2
                 : reg == HAL_MPIDR_EL1       ? config_.mpidr | uint64_t{0x80000000}
@@ -204,7 +203,8 @@ hal_status cpu::sysreg_read(hal_sysreg reg, uint64_t &value)
                                              : config_.id_aa64dfr1;
         }
     } else {
-        st = from_access(sysreg->read_sysreg(to_pmt(reg), v, qk_.get_local_time()));
+        st = hal_status_of_access(
+            sysreg->read_sysreg(hal_sysreg_to_pmt(reg), v, qk_.get_local_time()));
     }
     value = st == HAL_OK ? v : 0;
     take_irqs();
@@ -218,10 +218,12 @@ hal_status cpu::sysreg_write(hal_sysreg reg, uint64_t value)
     if (is_cpu_register(reg))
         st = HAL_UNDEFINED; // read-only
     else if (is_icc(reg))
-        st = state->pe_state().el == 0 || !icc_ || !icc_->write(to_pmt(reg), value) ? HAL_UNDEFINED
-                                                                                    : HAL_OK;
+        st = state->pe_state().el == 0 || !icc_ || !icc_->write(hal_sysreg_to_pmt(reg), value)
+                 ? HAL_UNDEFINED
+                 : HAL_OK;
     else
-        st = from_access(sysreg->write_sysreg(to_pmt(reg), value, qk_.get_local_time()));
+        st = hal_status_of_access(
+            sysreg->write_sysreg(hal_sysreg_to_pmt(reg), value, qk_.get_local_time()));
     if (st == HAL_OK && (reg == HAL_TRFCR_EL1 || reg == HAL_TRFCR_EL2 || reg == HAL_TRFCR_EL12))
         refresh_trfcr();
     take_irqs();
@@ -235,12 +237,12 @@ void cpu::refresh_trfcr()
     const pmt_pe_state s = state->pe_state();
     const bool vhe = s.el == 2 && s.hcr_e2h;
     uint64_t v = 0;
-    trfcr_el1_ = sysreg->read_sysreg(to_pmt(vhe ? HAL_TRFCR_EL12 : HAL_TRFCR_EL1), v,
+    trfcr_el1_ = sysreg->read_sysreg(hal_sysreg_to_pmt(vhe ? HAL_TRFCR_EL12 : HAL_TRFCR_EL1), v,
                                      qk_.get_local_time()) == PMT_ACCESS_OK
                      ? v
                      : 0;
-    trfcr_el2_ = s.el == 2 && sysreg->read_sysreg(to_pmt(HAL_TRFCR_EL2), v, qk_.get_local_time()) ==
-                                  PMT_ACCESS_OK
+    trfcr_el2_ = s.el == 2 && sysreg->read_sysreg(hal_sysreg_to_pmt(HAL_TRFCR_EL2), v,
+                                                  qk_.get_local_time()) == PMT_ACCESS_OK
                      ? v
                      : 0;
 }

@@ -71,25 +71,6 @@ static void report(hal_core *hc, hal_core_op op, hal_sysreg reg, uint64_t addr, 
     hc->cfg.access(hc->cfg.user, &a);
 }
 
-static pmt_sysreg to_pmt(hal_sysreg r)
-{
-    return PMT_SYSREG(HAL_SYSREG_OP0(r), HAL_SYSREG_OP1(r), HAL_SYSREG_CRN(r), HAL_SYSREG_CRM(r),
-                      HAL_SYSREG_OP2(r));
-}
-
-static hal_status from_access(pmt_access a)
-{
-    switch (a) {
-    case PMT_ACCESS_OK: return HAL_OK;
-    case PMT_ACCESS_UNDEFINED: return HAL_UNDEFINED;
-    case PMT_ACCESS_TRAP_EL1: return HAL_TRAP_EL1;
-    case PMT_ACCESS_TRAP_EL2: return HAL_TRAP_EL2;
-    case PMT_ACCESS_TRAP_EL3: return HAL_TRAP_EL3;
-    case PMT_ACCESS_NOT_MINE: return HAL_UNDEFINED;
-    }
-    return HAL_UNDEFINED;
-}
-
 static uint8_t current_el(const hal_core *hc)
 {
     return pmt_pe_get_state(hc->pe).el;
@@ -315,10 +296,11 @@ static void refresh_trfcr(hal_core *hc)
     bool vhe = s.el == 2 && s.hcr_e2h;
     hc->trfcr_el1 = 0;
     hc->trfcr_el2 = 0;
-    if (pmt_pe_sysreg_read(hc->pe, to_pmt(vhe ? HAL_TRFCR_EL12 : HAL_TRFCR_EL1), &v) ==
+    if (pmt_pe_sysreg_read(hc->pe, hal_sysreg_to_pmt(vhe ? HAL_TRFCR_EL12 : HAL_TRFCR_EL1), &v) ==
         PMT_ACCESS_OK)
         hc->trfcr_el1 = v;
-    if (s.el == 2 && pmt_pe_sysreg_read(hc->pe, to_pmt(HAL_TRFCR_EL2), &v) == PMT_ACCESS_OK)
+    if (s.el == 2 &&
+        pmt_pe_sysreg_read(hc->pe, hal_sysreg_to_pmt(HAL_TRFCR_EL2), &v) == PMT_ACCESS_OK)
         hc->trfcr_el2 = v;
 }
 
@@ -370,7 +352,7 @@ static hal_status core_sysreg_read(void *ctx, hal_sysreg reg, uint64_t *value)
                                              : dfr1;
         }
     } else {
-        st = from_access(pmt_pe_sysreg_read(hc->pe, to_pmt(reg), &v));
+        st = hal_status_of_access(pmt_pe_sysreg_read(hc->pe, hal_sysreg_to_pmt(reg), &v));
     }
     if (st != HAL_OK)
         v = 0;
@@ -390,7 +372,7 @@ static hal_status core_sysreg_write(void *ctx, hal_sysreg reg, uint64_t value)
     else if (is_icc(reg))
         st = current_el(hc) == 0 ? HAL_UNDEFINED : icc_write(hc, reg, value);
     else
-        st = from_access(pmt_pe_sysreg_write(hc->pe, to_pmt(reg), value));
+        st = hal_status_of_access(pmt_pe_sysreg_write(hc->pe, hal_sysreg_to_pmt(reg), value));
     report(hc, HAL_CORE_SYSREG_WRITE, reg, 0, value, st);
     if (st == HAL_OK && (reg == HAL_TRFCR_EL1 || reg == HAL_TRFCR_EL2 || reg == HAL_TRFCR_EL12))
         refresh_trfcr(hc);
@@ -706,7 +688,7 @@ hal_core_config hal_core_config_default(void)
 
 static void firmware_write(hal_core *hc, hal_sysreg reg, uint64_t value)
 {
-    if (pmt_pe_sysreg_write(hc->pe, to_pmt(reg), value) != PMT_ACCESS_OK && hc->cfg.log)
+    if (pmt_pe_sysreg_write(hc->pe, hal_sysreg_to_pmt(reg), value) != PMT_ACCESS_OK && hc->cfg.log)
         hc->cfg.log(hc->cfg.user, "hal_core: firmware set-up write refused");
 }
 

@@ -13,15 +13,40 @@
  *   unit's headroom: a wrap, a Trigger Event, a stop), with interrupts taken after each step, so
  *   TRBIRQ is taken at the exact byte that raised it;
  * - the Detected Trigger comes after work->trigger_at bytes (also when that is the last byte).
+ *
+ * Registers: a HAL register name is the model's encoding (hal_sysreg_to_pmt), and the model's
+ * answer to an access is a HAL status (hal_status_of_access).
  */
 #ifndef PMTRACE_SW_HAL_IMPL_H
 #define PMTRACE_SW_HAL_IMPL_H
 
 #include "hal.h"
 
+#include <pmtrace/pmt_types.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+static inline pmt_sysreg hal_sysreg_to_pmt(hal_sysreg r)
+{
+    return PMT_SYSREG(HAL_SYSREG_OP0(r), HAL_SYSREG_OP1(r), HAL_SYSREG_CRN(r), HAL_SYSREG_CRM(r),
+                      HAL_SYSREG_OP2(r));
+}
+
+/* PMT_ACCESS_NOT_MINE: nothing in this PE implements the register, UNDEFINED. */
+static inline hal_status hal_status_of_access(pmt_access a)
+{
+    switch (a) {
+    case PMT_ACCESS_OK: return HAL_OK;
+    case PMT_ACCESS_UNDEFINED: return HAL_UNDEFINED;
+    case PMT_ACCESS_TRAP_EL1: return HAL_TRAP_EL1;
+    case PMT_ACCESS_TRAP_EL2: return HAL_TRAP_EL2;
+    case PMT_ACCESS_TRAP_EL3: return HAL_TRAP_EL3;
+    case PMT_ACCESS_NOT_MINE: return HAL_UNDEFINED;
+    }
+    return HAL_UNDEFINED;
+}
 
 /* MDCR_EL3: MDCR_EL3.EnPM2 with FEAT_PMUv3p9; with FEAT_TRBE the Non-secure state owns the
  * trace buffer (NSTB = 0b11) and, with FEAT_TRBE_EXC, TRBEE = 0b01 (exceptions not trapped). */

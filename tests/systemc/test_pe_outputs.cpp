@@ -3,6 +3,7 @@
 #include "pe_model_fixture.h"
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 namespace
@@ -240,6 +241,17 @@ void keep_infos(const sc_core::sc_report &report, const sc_core::sc_actions &)
         infos.push_back(std::string(report.get_msg_type()) + ": " + report.get_msg());
 }
 
+// The info lines `accesses` makes at SC_HIGH verbosity.
+std::vector<std::string> infos_of(const std::function<void()> &accesses)
+{
+    infos.clear();
+    sc_core::sc_report_handler::set_verbosity_level(sc_core::SC_HIGH);
+    sc_core::sc_report_handler::set_handler(keep_infos);
+    accesses();
+    sc_core::sc_report_handler::set_handler(sc_core::sc_report_handler::default_handler);
+    return infos;
+}
+
 TEST(PeOutputs, RegisterAccessesAreLoggedWithFieldNames)
 {
     pmtrace::pe_model pe("pe");
@@ -247,14 +259,13 @@ TEST(PeOutputs, RegisterAccessesAreLoggedWithFieldNames)
     pmu.socket.bind(pe.pmu_frame);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     enter_el1(pe);
-    sc_core::sc_report_handler::set_verbosity_level(sc_core::SC_HIGH);
-    sc_core::sc_report_handler::set_handler(keep_infos);
-    wr(pe, PMT_REG_PMCR_EL0, 0, 0x41);
-    pmu.write(0xE04, 4, 0x41);
-    sc_core::sc_report_handler::set_handler(sc_core::sc_report_handler::default_handler);
-    ASSERT_EQ(infos.size(), 2u);
-    EXPECT_EQ(infos[0], "pe: PMCR_EL0 <= 0x41 {E=1, LC=1}");
-    EXPECT_EQ(infos[1], "pe: pmu_frame: PMCR_EL0 <= 0x41 {E=1, LC=1}");
+    const std::vector<std::string> lines = infos_of([&] {
+        wr(pe, PMT_REG_PMCR_EL0, 0, 0x41);
+        pmu.write(0xE04, 4, 0x41);
+    });
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0], "pe: PMCR_EL0 <= 0x41 {E=1, LC=1}");
+    EXPECT_EQ(lines[1], "pe: pmu_frame: PMCR_EL0 <= 0x41 {E=1, LC=1}");
 }
 
 // The frame's own registers by name; the upper half of a 64-bit register (EXT32, I5.2) as
@@ -266,16 +277,14 @@ TEST(PeOutputs, FrameOnlyRegistersAndUpperHalvesAreLoggedByName)
     pmu.socket.bind(pe.pmu_frame);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     enter_el1(pe);
-    infos.clear();
-    sc_core::sc_report_handler::set_verbosity_level(sc_core::SC_HIGH);
-    sc_core::sc_report_handler::set_handler(keep_infos);
-    uint64_t v = 0;
-    pmu.read(0xFBC, 4, v);
-    pmu.write(0x0FC, 4, 0x1);
-    sc_core::sc_report_handler::set_handler(sc_core::sc_report_handler::default_handler);
-    ASSERT_EQ(infos.size(), 2u);
-    EXPECT_EQ(infos[0], "pe: pmu_frame: PMDEVARCH => 0x47702a16"); // ARCHPART 0xA16: EXT32
-    EXPECT_EQ(infos[1], "pe: pmu_frame: PMCCNTR_EL0[63:32] <= 0x1");
+    const std::vector<std::string> lines = infos_of([&] {
+        uint64_t v = 0;
+        pmu.read(0xFBC, 4, v);
+        pmu.write(0x0FC, 4, 0x1);
+    });
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0], "pe: pmu_frame: PMDEVARCH => 0x47702a16"); // ARCHPART 0xA16: EXT32
+    EXPECT_EQ(lines[1], "pe: pmu_frame: PMCCNTR_EL0[63:32] <= 0x1");
 }
 
 // An access the frame refuses says why, at the same verbosity.
@@ -286,13 +295,12 @@ TEST(PeOutputs, RefusedFrameAccessIsLoggedWithTheReason)
     pmu.socket.bind(pe.pmu_frame);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     enter_el1(pe, PMT_MASK(MDCR_EL3, EPMAD));
-    sc_core::sc_report_handler::set_verbosity_level(sc_core::SC_HIGH);
-    sc_core::sc_report_handler::set_handler(keep_infos);
-    uint64_t v = 0;
-    pmu.read(0xE04, 4, v);
-    sc_core::sc_report_handler::set_handler(sc_core::sc_report_handler::default_handler);
-    ASSERT_EQ(infos.size(), 1u);
-    EXPECT_EQ(infos[0], "pe: pmu_frame: 4-byte read at 0xe04 refused: access not permitted");
+    const std::vector<std::string> lines = infos_of([&] {
+        uint64_t v = 0;
+        pmu.read(0xE04, 4, v);
+    });
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0], "pe: pmu_frame: 4-byte read at 0xe04 refused: access not permitted");
 }
 
 // UNPREDICTABLE programming: the core's line is a warning naming the rule (RGNGCW).
