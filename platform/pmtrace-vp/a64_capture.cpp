@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <ostream>
 
 namespace pmtrace::vp_cli
 {
@@ -20,13 +21,6 @@ namespace
 {
 
 using platform::virt::ram_base;
-
-std::string hex(uint64_t v)
-{
-    char s[24];
-    std::snprintf(s, sizeof s, "0x%llx", static_cast<unsigned long long>(v));
-    return s;
-}
 
 // Decodes each part on its own and checks it against the execution log, in order.
 bool decode_and_check(const options &o, platform::vp &vp, const std::vector<capture_part> &parts,
@@ -110,8 +104,8 @@ int read_capture_area(const options &o, platform::vp &vp, std::vector<capture_pa
         if (size)
             parts.push_back({data, size});
     if (error) {
-        err << "pmtrace-vp: the capture area at " << hex(a.base) << ": " << error
-            << " (the trace session did not run to its end)\n";
+        err << "pmtrace-vp: the capture area at 0x" << std::hex << a.base << std::dec << ": "
+            << error << " (the trace session did not run to its end)\n";
         return exit_failed;
     }
     sw_capture_header header;

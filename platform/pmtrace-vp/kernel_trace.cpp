@@ -53,8 +53,7 @@ void kernel_trace::start()
         st = st ? st : sw_ete_probe(&ete_, h);
         st = st ? st : sw_ete_enable(&ete_, &c);
         if (!st) {
-            sw_trbe_write_trfcr(&trbe_, (o_.exclude_user ? 0 : PMT_MASK(TRFCR_EL1, E0TRE)) |
-                                            (o_.exclude_kernel ? 0 : PMT_MASK(TRFCR_EL1, E1TRE)));
+            sw_trbe_write_trfcr(&trbe_, sw_ete_trfcr_el1(&c));
             if (vp_.config().pe.core.have_el2)
                 write_trfcr_el2(h, (o_.exclude_user ? 0 : PMT_MASK(TRFCR_EL2, E0HTRE)) |
                                        (o_.exclude_kernel ? 0 : PMT_MASK(TRFCR_EL2, E2TRE)));

@@ -201,7 +201,7 @@ void a64_cpu::debug_access(const debug_access_function &access)
     const sc_core::sc_time t = qk_.get_local_time();
     const unsigned highest = config_.have_el3 ? 3 : config_.have_el2 ? 2 : 1;
     (void)state->set_pe_state(pe_state_for(highest), t);
-    access(*sysreg.operator->(), trbe.size() ? trbe[0] : nullptr, t);
+    access(*sysreg[0], trbe.size() ? trbe[0] : nullptr, t);
     (void)state->set_pe_state(pe_state_for(el_), t);
 }
 

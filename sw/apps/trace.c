@@ -76,12 +76,6 @@ static sw_trbe_buf buffer(const trace_ctx *c, uint64_t write)
     return b;
 }
 
-static uint64_t trace_filter(const sw_trace_config *cfg)
-{
-    return (cfg->exclude_user ? 0 : PMT_MASK(TRFCR_EL1, E0TRE)) |
-           (cfg->exclude_kernel ? 0 : PMT_MASK(TRFCR_EL1, E1TRE));
-}
-
 /* trbe_stop_and_truncate_event: keep what was collected, end the capture. */
 static void stop_capture(trace_ctx *c, const sw_trbe_irq_info *info)
 {
@@ -245,7 +239,9 @@ int sw_trace_run(const sw_env *env, const sw_trace_config *cfg, const sw_workloa
         ret = trace_unit_enable(&c);
     if (!ret) {
         /* The trace unit's driver allows trace where the session wants it. */
-        sw_trbe_write_trfcr(&c.trbe, trace_filter(cfg));
+        const sw_ete_config filter = {.exclude_user = cfg->exclude_user,
+                                      .exclude_kernel = cfg->exclude_kernel};
+        sw_trbe_write_trfcr(&c.trbe, sw_ete_trfcr_el1(&filter));
         ret = sw_app_run_workload(env->h, w, NULL);
     }
     /* The end of the session: the trace unit stops, then the buffer is collected. */

@@ -98,3 +98,17 @@ TEST_F(EteDriver, TheSessionsTraceReachesTheBuffer)
 }
 
 } // namespace
+
+// etm4x_allow_trace: the session's TRFCR_EL1 allows EL0 unless :k, EL1 unless :u.
+TEST(EteDriverFilter, TrfcrEl1FollowsTheSessionsExclusions)
+{
+    const uint64_t e0 = PMT_MASK(TRFCR_EL1, E0TRE), e1 = PMT_MASK(TRFCR_EL1, E1TRE);
+    sw_ete_config c{};
+    EXPECT_EQ(sw_ete_trfcr_el1(&c), e0 | e1);
+    c.exclude_user = true;
+    EXPECT_EQ(sw_ete_trfcr_el1(&c), e1);
+    c.exclude_kernel = true;
+    EXPECT_EQ(sw_ete_trfcr_el1(&c), 0u);
+    c.exclude_user = false;
+    EXPECT_EQ(sw_ete_trfcr_el1(&c), e0);
+}

@@ -77,6 +77,12 @@ static uint64_t victlr_of(const sw_ete *e, const sw_ete_config *c)
     return v;
 }
 
+uint64_t sw_ete_trfcr_el1(const sw_ete_config *c)
+{
+    return (c->exclude_user ? 0 : PMT_MASK(TRFCR_EL1, E0TRE)) |
+           (c->exclude_kernel ? 0 : PMT_MASK(TRFCR_EL1, E1TRE));
+}
+
 int sw_ete_enable(sw_ete *e, const sw_ete_config *c)
 {
     if (!e || !e->h || !c)

@@ -44,6 +44,10 @@ typedef struct sw_ete_config {
     unsigned sync_period; /* TRCSYNCPR.PERIOD (Linux: 0xC, 4096 bytes); 0: Linux's */
 } sw_ete_config;
 
+/* The TRFCR_EL1 a session allows trace with (etm4x_allow_trace): E0TRE unless exclude_user,
+ * E1TRE unless exclude_kernel. The trbe driver writes it (sw_trbe_write_trfcr). */
+uint64_t sw_ete_trfcr_el1(const sw_ete_config *c);
+
 /* Finds the trace unit: -SW_ENODEV when the PE has none with System register access (TraceVer
  * 0) or TRCDEVARCH is not an ETE's. */
 int sw_ete_probe(sw_ete *e, const hal *h);
