@@ -59,6 +59,7 @@ const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
         b.exclusive_cut = exclusive_cut(address, size);
     b.plain =
         !(b.classes & (A64_TSB | A64_STORE_EXCLUSIVE)) && !(b.last_class & (A64_ERET | A64_PSTATE));
+    describe_p0(b);
     return b;
 }
 

@@ -72,8 +72,6 @@ void a64_cpu::add_trace_listener(a64_trace_listener *listener)
     if (!listener || std::find(listeners_.begin(), listeners_.end(), listener) != listeners_.end())
         return;
     listeners_.push_back(listener);
-    if (trace_blocks_.empty())
-        trace_blocks_.resize(block_cache_size);
     if (!tracing_) {
         // The first report is the context at the next instruction boundary seen.
         tracing_ = true;
@@ -93,27 +91,20 @@ void a64_cpu::remove_trace_listener(a64_trace_listener *listener)
     tracing_ = !listeners_.empty();
 }
 
-const a64_cpu::trace_block &a64_cpu::trace_info(uint64_t address, uint32_t size)
+void a64_cpu::describe_p0(block_info &b)
 {
-    trace_block &t = trace_blocks_[block_slot(address)];
-    if (t.address == address && t.size == size)
-        return t;
-    t = trace_block{};
-    t.address = address;
-    t.size = size;
-    for (uint64_t pc = address; pc + 4 <= address + size; pc += 4) {
+    for (uint64_t pc = b.address; pc + 4 <= b.address + b.size; pc += 4) {
         uint32_t insn = 0;
         if (!read_code(pc, insn))
             break;
         const a64_p0 p = a64_p0_of(insn, pc);
-        if (pc + 4 == address + size) {
-            t.last = p;
-            t.last_insn = insn;
+        if (pc + 4 == b.address + b.size) {
+            b.last_p0 = p;
+            b.last_insn = insn;
         } else if (p.kind != a64_p0_kind::none) {
-            t.inner = true;
+            b.inner_p0 = true;
         }
     }
-    return t;
 }
 
 // The listeners are told the context at `at`, where the range starts.
@@ -151,19 +142,16 @@ void a64_cpu::trace_retired(uint64_t begin, uint64_t end)
     }
     range_end_ = end;
     // The P0 elements of [begin, end): a block's from its cache, a part of one by walking it.
-    const trace_block *whole = nullptr;
-    if (current_info_ && begin == current_info_->address &&
-        end == current_info_->address + current_info_->size) {
-        whole = &trace_info(begin, current_info_->size);
-    }
-    if (whole && !whole->inner) {
-        if (whole->last.kind == a64_p0_kind::none)
+    const block_info *whole = current_info_;
+    if (whole && begin == whole->address && end == whole->address + whole->size &&
+        !whole->inner_p0) {
+        if (whole->last_p0.kind == a64_p0_kind::none)
             return;
-        if (is_branch(whole->last.kind)) {
-            pending_ = {true, end - 4, whole->last_insn, whole->last};
+        if (is_branch(whole->last_p0.kind)) {
+            pending_ = {true, end - 4, whole->last_insn, whole->last_p0};
             return;
         }
-        trace_emit({range_start_, end - 4, whole->last.kind, false, true, end, 1});
+        trace_emit({range_start_, end - 4, whole->last_p0.kind, false, true, end, 1});
         return;
     }
     for (uint64_t pc = begin; pc < end; pc += 4) {
@@ -192,9 +180,8 @@ void a64_cpu::trace_whole(const block_info &b, uint64_t next)
 {
     const uint64_t end = b.address + b.size;
     if (trace_synced_ && !pending_.valid && b.address == range_end_) {
-        const trace_block &t = trace_info(b.address, b.size);
-        const a64_p0 &p = t.last;
-        if (!t.inner && is_branch(p.kind) && (!p.conditional || p.target != end)) {
+        const a64_p0 &p = b.last_p0;
+        if (!b.inner_p0 && is_branch(p.kind) && (!p.conditional || p.target != end)) {
             const a64_trace_range r{
                 range_start_, end - 4, p.kind, p.conditional, !p.conditional || next == p.target,
                 next,         1};
@@ -248,8 +235,7 @@ void a64_cpu::trace_next(uint64_t next)
 void a64_cpu::trace_repeats(const block_info &b, uint64_t runs)
 {
     const uint64_t end = b.address + b.size;
-    const trace_block &t = trace_info(b.address, b.size);
-    if (t.inner || !is_branch(t.last.kind)) {
+    if (b.inner_p0 || !is_branch(b.last_p0.kind)) {
         for (uint64_t n = 0; n < runs; n++) {
             trace_retired(b.address, end);
             trace_next(b.address);
@@ -260,7 +246,7 @@ void a64_cpu::trace_repeats(const block_info &b, uint64_t runs)
     trace_retired(b.address, end);
     const bool merged = range_start_ == b.address;
     pending_.valid = false;
-    a64_trace_range r{range_start_, end - 4,   t.last.kind,      t.last.conditional,
+    a64_trace_range r{range_start_, end - 4,   b.last_p0.kind,   b.last_p0.conditional,
                       true,         b.address, merged ? runs : 1};
     trace_emit(r);
     if (!merged && runs > 1) {

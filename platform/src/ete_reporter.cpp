@@ -90,7 +90,8 @@ void ete_reporter::on_context(const a64_trace_context &c, uint64_t)
 void ete_reporter::on_range(const a64_trace_range &r)
 {
     const pmt_ete_range range{r.start, r.last, p0_of(r.kind), r.taken, r.next, r.count};
-    check(unit_.report_range(range, offset_()));
+    if (!unit_.report_range_held(range))
+        check(unit_.report_range(range, offset_()));
 }
 
 void ete_reporter::on_exception(const a64_trace_exception_taken &e)

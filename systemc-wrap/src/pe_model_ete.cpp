@@ -27,6 +27,13 @@ template <typename Call> pmt_status pe_model::ete_call(const sc_core::sc_time &o
     return status;
 }
 
+// A report that only changes the trace unit's state needs no clock: the cycles up to it are
+// counted at the next call (pmt_ete_report_range_held).
+bool pe_model::report_range_held(const pmt_ete_range &range)
+{
+    return pmt_ete_report_range_held(pe_, &range);
+}
+
 pmt_status pe_model::report_range(const pmt_ete_range &range, const sc_core::sc_time &offset)
 {
     return ete_call(offset, [&] { return pmt_ete_report_range(pe_, &range); });

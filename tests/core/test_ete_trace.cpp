@@ -22,6 +22,7 @@ class EteTrace : public TrbeTest
   protected:
     image img;
     uint64_t ts_value = 0x1234;
+    unsigned ts_asked = 0; // timestamp callbacks: each is a question about the time of a report
 
     void SetUp() override
     {
@@ -48,6 +49,7 @@ class EteTrace : public TrbeTest
         pmt_ete_callbacks cb{};
         cb.user = this;
         cb.timestamp = [](void *u, pmt_ete_timebase) {
+            static_cast<EteTrace *>(u)->ts_asked++;
             return static_cast<EteTrace *>(u)->ts_value;
         };
         ASSERT_EQ(pmt_ete_set_callbacks(pe, &cb), PMT_OK);
@@ -66,6 +68,17 @@ class EteTrace : public TrbeTest
     {
         const pmt_ete_range r{start, last, kind, taken, next, count};
         ASSERT_EQ(pmt_ete_report_range(pe, &r), PMT_OK);
+    }
+    bool held(uint64_t start, uint64_t last, pmt_ete_p0 kind, bool taken, uint64_t next)
+    {
+        const pmt_ete_range r{start, last, kind, taken, next, 1};
+        return pmt_ete_report_range_held(pe, &r);
+    }
+    pmt_ete_stats stats()
+    {
+        pmt_ete_stats s{};
+        EXPECT_EQ(pmt_ete_get_stats(pe, &s), PMT_OK);
+        return s;
     }
     void exception(pmt_ete_exception type, uint64_t range_start, uint64_t preferred_return)
     {
@@ -356,6 +369,109 @@ TEST_F(EteTrace, BadReportsAreRefusedAndChangeNothing)
     EXPECT_EQ(s.refused, 7u);
     EXPECT_EQ(s.ranges, 0u);
     EXPECT_TRUE(captured().empty()); // nothing was traced
+}
+
+// pmt_ete_report_range_held: the reports a platform may make without bringing the PE's clock to
+// their time, because they output nothing and ask no time.
+
+TEST_F(EteTrace, AnAtomThatJoinsThosePendingIsHeldWithoutOutputOrTime)
+{
+    start(PMT_MASK(TRCCONFIGR, TS));
+    go(0);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP); // Trace On, its timestamp, the atom
+    const pmt_ete_stats before = stats();
+    const unsigned asked = ts_asked;
+    const uint64_t p = ptr();
+    EXPECT_TRUE(held(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP));
+    EXPECT_TRUE(held(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, false, CALL));
+    const pmt_ete_stats after = stats();
+    EXPECT_EQ(after.bytes, before.bytes); // nothing went to the Trace Buffer Unit
+    EXPECT_EQ(ptr(), p);
+    EXPECT_EQ(ts_asked, asked);
+    EXPECT_EQ(after.ranges, before.ranges + 2);
+    EXPECT_EQ(after.traced_p0, before.traced_p0 + 2);
+    pmt_ete_pkt_config c{};
+    c.ts = true;
+    expect_ranges(decode_capture(c),
+                  {range_of(LOOP, 3, true), range_of(LOOP, 3, true), range_of(LOOP, 3, false)});
+}
+
+TEST_F(EteTrace, TheAtomThatFillsThePendingOnesIsNotHeld)
+{
+    start();
+    go(0);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP);
+    // An Atom packet holds at most 24 atoms (format 6): within 24 reports one is not held.
+    unsigned n = 1;
+    while (n < 30 && held(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP))
+        n++;
+    EXPECT_GT(n, 1u);
+    EXPECT_LE(n, 24u);
+    const pmt_ete_stats before = stats();
+    EXPECT_FALSE(held(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP)); // still not: unchanged
+    EXPECT_EQ(stats().ranges, before.ranges);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP); // made with its time
+    EXPECT_GT(stats().bytes, before.bytes);
+    expect_ranges(decode_capture(), std::vector<element>(n + 1, range_of(LOOP, 3, true)));
+}
+
+TEST_F(EteTrace, TheRangeAfterAnIndirectBranchIsNotHeld)
+{
+    start();
+    go(0);
+    range(CALL, CALL, PMT_ETE_P0_DIRECT, true, FUNC);
+    EXPECT_TRUE(held(FUNC, FUNC + 4, PMT_ETE_P0_INDIRECT, true, AFTER)); // its atom is held ...
+    // ... and the target the BR went to is due in an Address packet: output.
+    EXPECT_FALSE(held(AFTER, AFTER + 4, PMT_ETE_P0_DIRECT, true, AFTER));
+    range(AFTER, AFTER + 4, PMT_ETE_P0_DIRECT, true, AFTER);
+    expect_ranges(decode_capture(),
+                  {range_of(CALL, 1, true), range_of(FUNC, 2, true), range_of(AFTER, 2, true)});
+}
+
+TEST_F(EteTrace, ReportsToADisabledUnitAreHeldAndTraceNothing)
+{
+    start(0, 0x201, false);
+    go(0);
+    EXPECT_TRUE(held(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP));
+    EXPECT_TRUE(held(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, false, CALL));
+    EXPECT_EQ(stats().bytes, 0u);
+    wr_el(1, PMT_REG_TRCPRGCTLR, 1);
+    go(0);
+    range(CALL, CALL, PMT_ETE_P0_DIRECT, true, FUNC);
+    expect_ranges(decode_capture(), {range_of(CALL, 1, true)});
+}
+
+TEST_F(EteTrace, HeldMakesNoReportThatReportRangeRefuses)
+{
+    start();
+    go(0);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP);
+    const pmt_ete_stats before = stats();
+    EXPECT_FALSE(held(LOOP + 2, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP)); // unaligned
+    EXPECT_FALSE(held(LOOP, LOOP + 8, static_cast<pmt_ete_p0>(9), true, LOOP));
+    EXPECT_FALSE(pmt_ete_report_range_held(pe, nullptr));
+    const pmt_ete_range r{LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 1};
+    EXPECT_FALSE(pmt_ete_report_range_held(nullptr, &r));
+    const pmt_ete_stats after = stats();
+    EXPECT_EQ(after.ranges, before.ranges);
+    EXPECT_EQ(after.refused, before.refused); // refusing, with its log line, is report_range's
+}
+
+TEST_F(EteTrace, AnEventSelectedMakesNoRangeHeld)
+{
+    // ETEEvent 0, traced, is Single Address Comparator 0 at the loop's B.NE: each run of the
+    // loop has an Event element after its atom (D24.4.28), which the trace outputs.
+    start(0, 0x201, false);
+    wr(PMT_REG_TRCACVR, LOOP + 8, 0);
+    wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 4) | PMT_PUT(TRCRSCTLR, SELECT, 1), 2);
+    wr(PMT_REG_TRCEVENTCTL0R, 2);
+    wr(PMT_REG_TRCEVENTCTL1R, 1);
+    wr(PMT_REG_TRCPRGCTLR, 1);
+    go(0);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP);
+    EXPECT_FALSE(held(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP));
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP);
+    EXPECT_EQ(decode_capture().of(kind::event).size(), 2u);
 }
 
 TEST_F(EteTrace, ReportsToAPeWithoutEteAreRefused)

@@ -115,6 +115,12 @@ typedef struct pmt_ete_range {
 
 /* The instructions of a range, then its P0 element. */
 pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *range);
+/* The same report when it has no effect but on the trace unit's own state: the unit is disabled,
+ * or the range's atom joins those the unit holds (no packet due, no event, trace on where it
+ * starts). Such a report outputs no trace and takes no timestamp, so a platform need not bring
+ * the PE's clock to the time of the call. True: reported. False: nothing done; make the report
+ * with pmt_ete_report_range, at its time (it also refuses what is not a valid report). */
+bool pmt_ete_report_range_held(pmt_pe *pe, const pmt_ete_range *range);
 
 /* An exception taken from the current PE state, before the CPU sets the state it is taken to:
  * the instructions [range_start, preferred_return) executed since the last report (none when

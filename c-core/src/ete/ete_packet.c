@@ -191,18 +191,8 @@ pmt_ete_pkt_status pmt_ete_pkt_atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *
         return st;
     if (next_address != PMT_ETE_PKT_NO_ADDRESS && bad_address(next_address))
         return PMT_ETE_PKT_BAD_ARGUMENT;
-    /* The common case: the atom joins the pending ones and no packet can be due (each pending
-     * atom takes at most a byte, so a periodic sync cannot be due before the period minus them);
-     * the same as the general path below, without staging a copy. */
-    const uint32_t period = enc->config.sync_period;
-    if (enc->atom_count + 1 < PMT_ETE_PKT_MAX_PENDING_ATOMS && !ete_context_pending(enc) &&
-        (period == 0 || enc->emitted + enc->atom_count + 1 - enc->last_sync < period)) {
-        if (taken)
-            enc->atoms |= 1u << enc->atom_count;
-        enc->atom_count++;
-        enc->current = next_address;
+    if (pmt_ete_pkt_atom_held(enc, taken, next_address))
         return PMT_ETE_PKT_OK;
-    }
     ete_call c;
     open_call(&c, enc, false);
     /* A context change without an address since: the atom is in the new context. */
@@ -211,6 +201,12 @@ pmt_ete_pkt_status pmt_ete_pkt_atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *
     ete_put_atom(&c.next, &c.s, taken);
     c.next.current = next_address;
     return finish(enc, &c, sink);
+}
+
+bool pmt_ete_pkt_atom_held(pmt_ete_pkt_encoder *enc, bool taken, uint64_t next)
+{
+    return enc != NULL && (next == PMT_ETE_PKT_NO_ADDRESS || !bad_address(next)) &&
+           ete_atom_held(enc, taken, next);
 }
 
 /* Room a chunk of pmt_ete_pkt_atoms leaves in the stage for its last packets and a sync. */

@@ -73,29 +73,6 @@ void ete_put_sync(pmt_ete_pkt_encoder *e, ete_stage *s)
     e->ts_valid = false;
 }
 
-static uint32_t traced_vmid(const pmt_ete_pkt_encoder *e, const pmt_ete_pkt_context *c)
-{
-    return e->config.vmidopt ? c->contextidr_el2 : c->vmid;
-}
-
-/* What the decoder knows of the context: the one last stated. */
-static bool vmid_changed(const pmt_ete_pkt_encoder *e)
-{
-    return e->config.vmid &&
-           (!e->ctx_valid || traced_vmid(e, &e->ctx) != traced_vmid(e, &e->stated));
-}
-
-static bool cid_changed(const pmt_ete_pkt_encoder *e)
-{
-    return e->config.cid && (!e->ctx_valid || e->ctx.contextidr_el1 != e->stated.contextidr_el1);
-}
-
-bool ete_context_pending(const pmt_ete_pkt_encoder *e)
-{
-    return !e->ctx_valid || e->ctx.el != e->stated.el || e->ctx.security != e->stated.security ||
-           e->ctx.aarch64 != e->stated.aarch64 || vmid_changed(e) || cid_changed(e);
-}
-
 static void put_u32(pmt_ete_pkt_encoder *e, ete_stage *s, uint32_t v)
 {
     for (unsigned i = 0; i < 4; i++)
@@ -106,7 +83,7 @@ static void put_u32(pmt_ete_pkt_encoder *e, ete_stage *s, uint32_t v)
 static void put_context_payload(pmt_ete_pkt_encoder *e, ete_stage *s)
 {
     const pmt_ete_pkt_context *c = &e->ctx;
-    const bool v = vmid_changed(e), cid = cid_changed(e);
+    const bool v = ete_vmid_changed(e), cid = ete_cid_changed(e);
     uint8_t info = (uint8_t)(c->el & 0x3u);
     /* {NSE, NS}: Secure 00, Non-secure 01, Root 10, Realm 11 (FEAT_RME). */
     if (c->security == PMT_ETE_NON_SECURE || c->security == PMT_ETE_REALM)
@@ -121,7 +98,7 @@ static void put_context_payload(pmt_ete_pkt_encoder *e, ete_stage *s)
         info |= CTX_C;
     ete_put(e, s, info);
     if (v)
-        put_u32(e, s, traced_vmid(e, c));
+        put_u32(e, s, ete_traced_vmid(e, c));
     if (cid)
         put_u32(e, s, c->contextidr_el1);
     e->stated = *c;

@@ -12,6 +12,7 @@
  * back-pressure: pmt_trbe.h), when the sink is nearly full and at the end of the report.
  */
 #include "ete_internal.h"
+#include "ete_packet_internal.h"
 
 #define NO_ADDRESS PMT_ETE_PKT_NO_ADDRESS
 
@@ -256,6 +257,18 @@ static void resolve_exception(ete_out *o, bool vector_traced, uint64_t vector)
 /* --- Instructions --- */
 
 /* The P0 element ending a traced run: `count` atoms. */
+/* The atoms of `r` are out (or held by the encoder): its target is due when the trace states it
+ * (an indirect branch's; with branch broadcasting, TRCCONFIGR.BB and TRCBBCTLR, a direct
+ * branch's too). */
+static void p0_traced(pmt_pe *pe, const pmt_ete_range *r)
+{
+    pe->ete_stats.traced_p0 += r->count;
+    if (r->taken && (r->kind == PMT_ETE_P0_INDIRECT ||
+                     (r->kind == PMT_ETE_P0_DIRECT && ete_filter_now(pe)->branch_broadcast &&
+                      ete_branch_broadcast(pe, r->last))))
+        pe->st.etr.address_due = r->next;
+}
+
 static void p0_element(ete_out *o, const pmt_ete_range *r)
 {
     pmt_pe *pe = o->pe;
@@ -276,13 +289,7 @@ static void p0_element(ete_out *o, const pmt_ete_range *r)
             after_call(o);
         }
     }
-    pe->ete_stats.traced_p0 += r->count;
-    /* An indirect branch's target is traced; with branch broadcasting (TRCCONFIGR.BB, TRCBBCTLR)
-     * a direct branch's too. */
-    if (r->taken && (r->kind == PMT_ETE_P0_INDIRECT ||
-                     (r->kind == PMT_ETE_P0_DIRECT && ete_filter_now(pe)->branch_broadcast &&
-                      ete_branch_broadcast(pe, r->last))))
-        t->address_due = r->next;
+    p0_traced(pe, r);
     if (ete_filter_now(pe)->events)
         events(o, r->last, 0);
 }
@@ -361,6 +368,43 @@ static void note_start(pmt_pe *pe, uint64_t start)
         pe->ete_stats.discontinuities++;
 }
 
+static bool range_valid(const pmt_ete_range *r)
+{
+    return aligned(r->start) && aligned(r->last) && aligned(r->next) && r->last >= r->start &&
+           r->count != 0 && (r->count == 1 || r->next == r->start) &&
+           (unsigned)r->kind <= PMT_ETE_P0_WFX;
+}
+
+/* The report of a valid range when it outputs nothing and needs no time: the unit is disabled
+ * (instructions() finds nothing traced and nothing to end), or the range is just its P0 element
+ * and the encoder holds the atom. Only the unit's state changes, as pmt_ete_report_range's other
+ * paths would change it. False: nothing done. */
+static bool report_held(pmt_pe *pe, const pmt_ete_range *r)
+{
+    struct pmt_ete_trace *t = &pe->st.etr;
+    if (t->flush_requested || t->pending_extin)
+        return false; /* out_push has work */
+    if (!t->configured) {
+        if (t->enc.on || t->exc_pending)
+            return false;
+        t->address_due = NO_ADDRESS; /* as trace_off */
+    } else {
+        if (r->kind == PMT_ETE_P0_WFX || !just_p0(pe, r) ||
+            !ete_atom_held(&t->enc, r->taken, r->next))
+            return false;
+        p0_traced(pe, r);
+    }
+    pe->ete_stats.ranges++;
+    note_start(pe, r->start);
+    t->expected = r->next;
+    return true;
+}
+
+bool pmt_ete_report_range_held(pmt_pe *pe, const pmt_ete_range *r)
+{
+    return pe && r && pe->cfg.ete.feat_ete && range_valid(r) && report_held(pe, r);
+}
+
 pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *r)
 {
     pmt_status st = check_pe(pe);
@@ -368,12 +412,12 @@ pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *r)
         return st;
     if (!r)
         return PMT_ERR_NULL;
-    if (!aligned(r->start) || !aligned(r->last) || !aligned(r->next) || r->last < r->start ||
-        r->count == 0 || (r->count > 1 && r->next != r->start) ||
-        (unsigned)r->kind > PMT_ETE_P0_WFX)
+    if (!range_valid(r))
         return refuse(pe, PMT_ERR_ARG,
                       "pmt_ete_report_range: unaligned addresses, last before start, count 0, a "
                       "repeated range that does not loop, or an unknown P0 kind");
+    if (report_held(pe, r))
+        return PMT_OK;
     struct pmt_ete_trace *t = &pe->st.etr;
     pe->ete_stats.ranges++;
     note_start(pe, r->start);

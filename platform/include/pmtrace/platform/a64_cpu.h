@@ -325,8 +325,7 @@ class a64_cpu : public sc_core::sc_module,
     void refresh_trap_controls(const sc_core::sc_time &t);
 
     // The trace listeners' reports (a64_cpu_trace.cpp). Every call is behind `tracing_`.
-    struct trace_block;
-    const trace_block &trace_info(uint64_t address, uint32_t size);
+    void describe_p0(block_info &b);
     void trace_retired(uint64_t begin, uint64_t end);
     void trace_whole(const block_info &b, uint64_t next);
     void trace_repeats(const block_info &b, uint64_t runs);
@@ -412,6 +411,11 @@ class a64_cpu : public sc_core::sc_module,
         // Store-Exclusive): retiring it whole is additions only.
         bool plain = false;
         event_counts events{};
+        // For the trace listeners (a64_cpu_trace.cpp): the P0 element its last instruction is
+        // (kind none: it is none), that instruction, and whether one comes before it.
+        a64_p0 last_p0;
+        uint32_t last_insn = 0;
+        bool inner_p0 = false;
     };
     static constexpr size_t block_cache_size = 4096; // a power of two
     static size_t block_slot(uint64_t address) { return (address >> 2) & (block_cache_size - 1); }
@@ -435,14 +439,6 @@ class a64_cpu : public sc_core::sc_module,
     } pending_;
     a64_trace_context trace_context_{};
     bool trace_context_due_ = false; // an MSR changed the context: report it after the MSR
-    struct trace_block {
-        uint64_t address = ~uint64_t{0};
-        uint32_t size = 0;
-        uint32_t last_insn = 0;
-        a64_p0 last;        // the P0 element the last instruction is (kind none: it is none)
-        bool inner = false; // a P0 element before the last instruction
-    };
-    std::vector<trace_block> trace_blocks_; // as blocks_, made when a listener is attached
     std::unique_ptr<a64_exec_log> exec_log_;
 };
 
