@@ -26,9 +26,24 @@ uint64_t cycle_clock::advance_slow(uint64_t t)
         passed += beyond / period_units_;
     cycles_ += passed;
     synced_ = t;
-    // The end of the next cycle; saturates at the end of time.
-    next_edge_ = cycles_ >= last_cycle_ ? UINT64_MAX : (cycles_ + 1) * period_units_;
+    next_edge_ = edge_after(cycles_);
     return passed;
+}
+
+bool cycle_clock::restore(const state &s)
+{
+    if (!valid(s))
+        return false;
+    synced_ = s.synced;
+    cycles_ = s.cycles;
+    next_edge_ = edge_after(cycles_);
+    return true;
+}
+
+// The end of the cycle after `cycles`; saturates at the end of time.
+uint64_t cycle_clock::edge_after(uint64_t cycles) const
+{
+    return cycles >= last_cycle_ ? UINT64_MAX : (cycles + 1) * period_units_;
 }
 
 bool cycle_clock::end_of_cycle(uint64_t cycle, sc_core::sc_time &when) const
