@@ -40,12 +40,6 @@ bool cycle_clock::restore(const state &s)
     return true;
 }
 
-// The end of the cycle after `cycles`; saturates at the end of time.
-uint64_t cycle_clock::edge_after(uint64_t cycles) const
-{
-    return cycles >= last_cycle_ ? UINT64_MAX : (cycles + 1) * period_units_;
-}
-
 bool cycle_clock::end_of_cycle(uint64_t cycle, sc_core::sc_time &when) const
 {
     if (cycle > last_cycle_)

@@ -325,6 +325,45 @@ TEST_F(refusal, ABlobOfAnotherVersionIsRefused)
     expect_refused(bad, "another version");
 }
 
+// The translation port, called from inside the model's write of the trace buffer, tries to
+// save and restore the model there: both are refused (the core is in the middle of the write),
+// and the write goes on as if nothing was asked.
+struct reentrant_mmu : pmtrace::trbe_translation_if {
+    pmtrace::pe_model *pe = nullptr;
+    std::vector<unsigned char> blob;
+    int calls = 0;
+    pmt_trbe_translation translate(uint64_t va, const pmt_trbe_regime &) override
+    {
+        calls++;
+        bool empty = false;
+        pmt_status status = PMT_OK;
+        EXPECT_NONFATAL_FAILURE(empty = pe->save().empty(), "pe_model::save: called from inside");
+        EXPECT_NONFATAL_FAILURE(status = pe->restore(blob),
+                                "pe_model::restore: called from inside");
+        EXPECT_TRUE(empty);
+        EXPECT_EQ(status, PMT_ERR_ARG);
+        pmt_trbe_translation identity{}; // no fault
+        identity.pa = va;
+        identity.pas = PMT_SS_NONSECURE;
+        return identity;
+    }
+};
+
+TEST(PeSaveRestore, SaveAndRestoreFromInsideACallbackAreRefused)
+{
+    reentrant_mmu mmu;
+    P p(trbe_config(), ram_config(true), false, [&](P &platform) {
+        mmu.pe = &platform.pe;
+        platform.pe.translation.bind(mmu);
+    });
+    p.program_fill();
+    mmu.blob = p.pe.save();
+    p.trace(64);
+    EXPECT_GE(mmu.calls, 1);
+    EXPECT_EQ(p.trbptr(), P::BASE + 64);
+    EXPECT_TRUE(p.holds(P::BASE, 0, 64));
+}
+
 TEST(PeSaveRestore, ABlobOfAnotherConfigurationIsRefused)
 {
     pmtrace::pe_model_config four = trbe_config();

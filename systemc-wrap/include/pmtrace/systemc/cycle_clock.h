@@ -54,7 +54,11 @@ class cycle_clock
 
   private:
     uint64_t advance_slow(uint64_t t);
-    uint64_t edge_after(uint64_t cycles) const;
+    // The end of the cycle after `cycles`; saturates at the end of time.
+    uint64_t edge_after(uint64_t cycles) const
+    {
+        return cycles >= last_cycle_ ? UINT64_MAX : (cycles + 1) * period_units_;
+    }
 
     sc_core::sc_time period_;
     uint64_t period_units_; // period in units of the time resolution
