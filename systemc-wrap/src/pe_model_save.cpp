@@ -34,7 +34,6 @@ namespace
 
 constexpr uint32_t blob_magic = 0x43534D50u; // "PMSC"
 constexpr uint32_t blob_version = 1;
-constexpr uint32_t deferred_kinds = 3; // DEFER_BYTES, DEFER_TRIGGER, DEFER_FLUSH_COMPLETE
 
 // FNV-1a, 64 bits.
 struct fnv1a {
@@ -210,7 +209,7 @@ pmt_status pe_model::restore(const std::vector<unsigned char> &blob)
     for (uint32_t i = 0; i < ndeferred; i++) {
         uint32_t what = 0;
         uint64_t offset = 0, n = 0;
-        if (!r.get(what) || what >= deferred_kinds || !r.get(offset) || !r.get(n) || n > r.left())
+        if (!r.get(what) || what >= DEFER_KINDS || !r.get(offset) || !r.get(n) || n > r.left())
             return refuse_restore("a malformed deferred trace sink call", PMT_ERR_STATE_BLOB);
         const unsigned char *bytes = r.take(static_cast<size_t>(n));
         deferred.push_back({static_cast<int>(what), std::vector<uint8_t>(bytes, bytes + n),

@@ -341,6 +341,7 @@ class pe_model : public sc_core::sc_module,
     int in_callback_ = 0; // a TRBE callback is calling out of the core
     bool trace_warned_ = false, wait_warned_ = false;
     // Trace sink calls made from inside a callback, performed one delta later.
+    enum deferred_kind { DEFER_BYTES, DEFER_TRIGGER, DEFER_FLUSH_COMPLETE, DEFER_KINDS };
     struct deferred_call {
         int what;
         std::vector<uint8_t> bytes;
