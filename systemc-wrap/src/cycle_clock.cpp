@@ -26,9 +26,18 @@ uint64_t cycle_clock::advance_slow(uint64_t t)
         passed += beyond / period_units_;
     cycles_ += passed;
     synced_ = t;
-    // The end of the next cycle; saturates at the end of time.
-    next_edge_ = cycles_ >= last_cycle_ ? UINT64_MAX : (cycles_ + 1) * period_units_;
+    next_edge_ = edge_after(cycles_);
     return passed;
+}
+
+bool cycle_clock::restore(const state &s)
+{
+    if (!valid(s))
+        return false;
+    synced_ = s.synced;
+    cycles_ = s.cycles;
+    next_edge_ = edge_after(cycles_);
+    return true;
 }
 
 bool cycle_clock::end_of_cycle(uint64_t cycle, sc_core::sc_time &when) const

@@ -28,8 +28,6 @@ namespace pmtrace
 namespace
 {
 
-enum deferred_kind { DEFER_BYTES, DEFER_TRIGGER, DEFER_FLUSH_COMPLETE };
-
 constexpr size_t max_dmi_regions = 16;
 
 // The alignment units [address, address + n) touches.

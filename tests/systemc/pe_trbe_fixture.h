@@ -165,11 +165,15 @@ struct trbe_platform {
     generated_probe generated;
     pmtrace::access_extension secure{PMT_SS_SECURE};
 
-    // before_start: more bindings, made before elaboration ends.
+    // before_start: more bindings, made before elaboration ends. start::by_test: the test
+    // starts the simulation and programs the PE (several platforms in one simulation, each
+    // built inside a module of its own so that the names differ).
+    enum class start { now, by_test };
     explicit trbe_platform(const pmtrace::pe_model_config &cfg = trbe_config(),
                            const plat::memory_config &ram_cfg = ram_config(true),
                            bool bind_mmu = true,
-                           const std::function<void(trbe_platform &)> &before_start = {})
+                           const std::function<void(trbe_platform &)> &before_start = {},
+                           start when = start::now)
         : pe("pe", cfg), ram("ram", ram_cfg)
     {
         pe.trace_bus.bind(probe.target);
@@ -188,6 +192,8 @@ struct trbe_platform {
         pe.generated.bind(generated);
         if (before_start)
             before_start(*this);
+        if (when == start::by_test)
+            return;
         sc_core::sc_start(sc_core::SC_ZERO_TIME);
         give_buffer_to_el1(pe);
     }

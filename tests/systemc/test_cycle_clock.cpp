@@ -46,4 +46,32 @@ TEST(CycleClock, EndOfCycle)
     EXPECT_FALSE(clock.end_of_cycle(UINT64_MAX / 1000, when));
 }
 
+// A restored clock is where the saved one was: it hands out the cycles after the saved
+// synchronisation point, not those before it (pe_model::restore).
+TEST(CycleClock, RestoreMovesTheClockToTheSavedPoint)
+{
+    pmtrace::cycle_clock saved(sc_time(2, SC_NS)), restored(sc_time(2, SC_NS));
+    EXPECT_EQ(saved.advance_to(sc_time(101, SC_NS)), 50u);
+    ASSERT_TRUE(restored.restore(saved.saved()));
+    EXPECT_EQ(restored.cycles(), 50u);
+    EXPECT_EQ(restored.now(), sc_time(101, SC_NS));
+    EXPECT_EQ(restored.advance_to(sc_time(101.5, SC_NS)), 0u);
+    EXPECT_EQ(restored.advance_to(sc_time(102, SC_NS)), 1u);
+}
+
+// cycles = floor(synced / period) for every state a clock can be in; any other is refused and
+// changes nothing.
+TEST(CycleClock, RestoreRefusesCyclesThatDoNotMatchTheTime)
+{
+    pmtrace::cycle_clock clock(sc_time(2, SC_NS));
+    EXPECT_EQ(clock.advance_to(sc_time(10, SC_NS)), 5u);
+    pmtrace::cycle_clock::state bad = clock.saved();
+    bad.cycles = 6;
+    EXPECT_FALSE(clock.valid(bad));
+    EXPECT_FALSE(clock.restore(bad));
+    EXPECT_EQ(clock.cycles(), 5u);
+    EXPECT_EQ(clock.now(), sc_time(10, SC_NS));
+    EXPECT_EQ(clock.advance_to(sc_time(12, SC_NS)), 1u);
+}
+
 } // namespace

@@ -40,8 +40,25 @@ class cycle_clock
     bool end_of_cycle(uint64_t cycle, sc_core::sc_time &when) const;
     const sc_core::sc_time &period() const { return period_; }
 
+    // What the clock remembers, for pe_model::save and restore: the synchronisation point (in
+    // units of the time resolution) and the cycles ended at it.
+    struct state {
+        uint64_t synced = 0;
+        uint64_t cycles = 0;
+    };
+    state saved() const { return {synced_, cycles_}; }
+    // A state this clock could have been in (cycles = floor(synced / period)).
+    bool valid(const state &s) const { return s.cycles == s.synced / period_units_; }
+    // Moves the clock to s, which must be valid (else nothing changes and false).
+    bool restore(const state &s);
+
   private:
     uint64_t advance_slow(uint64_t t);
+    // The end of the cycle after `cycles`; saturates at the end of time.
+    uint64_t edge_after(uint64_t cycles) const
+    {
+        return cycles >= last_cycle_ ? UINT64_MAX : (cycles + 1) * period_units_;
+    }
 
     sc_core::sc_time period_;
     uint64_t period_units_; // period in units of the time resolution

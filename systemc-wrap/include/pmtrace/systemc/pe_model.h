@@ -236,6 +236,20 @@ class pe_model : public sc_core::sc_module,
     sc_core::sc_time trace_write_time() const { return write_time_; }
     const trace_bus_stats &trace_stats() const { return trace_stats_; }
 
+    // Save and restore (docs/systemc.md "Save and restore"). save(): the state at the current
+    // simulated time - the core's architectural state and the module's own (the clock, the trace
+    // bus initiator's local time, trace sink calls waiting for the next delta) - as a versioned,
+    // checksummed blob for this build; empty when refused (called from inside a call out of the
+    // model). restore(blob), called at the simulated time the blob was saved at, in a model of
+    // the same configuration (this one or a twin, in this simulation or another): the model
+    // continues from the saved state, its outputs go to the saved levels at once (their targets
+    // see the changes) and the overflow event is re-armed. PMT_ERR_STATE_BLOB for a blob that is
+    // malformed, of another configuration or saved at another time, PMT_ERR_ARG when called
+    // from inside a call out of the model: then nothing changes, and a line says why (at
+    // config.core_log_severity). Neither call counts cycles or changes the state it saves.
+    std::vector<unsigned char> save();
+    pmt_status restore(const std::vector<unsigned char> &blob);
+
   private:
     module_log log_;
     enum frame_id { PMU_FRAME = 0, DEBUG_FRAME = 1, TRBE_FRAME = 2 };
@@ -260,6 +274,9 @@ class pe_model : public sc_core::sc_module,
             rearm_at(due);
     }
     void rearm_at(uint64_t due);
+    // Save and restore (pe_model_save.cpp).
+    uint64_t config_fingerprint() const;
+    pmt_status refuse_restore(const char *why, pmt_status status);
     void on_overflow_due();
     void sample_counters();
 
@@ -325,6 +342,7 @@ class pe_model : public sc_core::sc_module,
     int in_callback_ = 0; // a TRBE callback is calling out of the core
     bool trace_warned_ = false, wait_warned_ = false;
     // Trace sink calls made from inside a callback, performed one delta later.
+    enum deferred_kind { DEFER_BYTES, DEFER_TRIGGER, DEFER_FLUSH_COMPLETE, DEFER_KINDS };
     struct deferred_call {
         int what;
         std::vector<uint8_t> bytes;
