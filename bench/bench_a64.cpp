@@ -9,6 +9,8 @@
 //   pmu, pmu+mem with a 1 ms quantum (the AArch64 CPU's default is 100 us), the loop variant only;
 //   pmu+listen as pmu, with a trace listener attached (a64_trace_listener.h) that only counts
 //            its calls: the cost of the CPU's reports to a trace unit (the loop variants);
+//   pmu+ete  as pmu, on a PE that has the trace unit (FEAT_ETE), which the program leaves
+//            disabled: the CPU's reporter is attached but makes no reports (trace off);
 //   pmu+trace as pmu, with the PE's trace unit (FEAT_ETE) tracing the loop into the Trace Buffer
 //            Unit in Fill mode (a 9 MiB buffer in RAM, written through DMI): trace on vs pmu;
 //   qemu     QEMU's own figure for the same image (loop only), if qemu-system-aarch64 is found.
@@ -161,12 +163,13 @@ class counting_listener final : public a64_trace_listener
     }
 };
 
-int run_vp(const std::string &variant, uint64_t mode, uint64_t quantum_ns, bool listen = false)
+int run_vp(const std::string &variant, uint64_t mode, uint64_t quantum_ns, bool listen = false,
+           bool with_ete = false)
 {
     vp_config config;
     config.cpu_kind = vp_cpu::a64;
     config.ram_size = ram_size;
-    config.pe.core.ete.feat_ete = (mode & mode_trace) != 0;
+    config.pe.core.ete.feat_ete = with_ete || (mode & mode_trace) != 0;
     if (quantum_ns)
         config.a64.quantum = sc_core::sc_time(static_cast<double>(quantum_ns), sc_core::SC_NS);
     vp platform("vp", config);
@@ -333,6 +336,7 @@ int parent(const std::string &self, int runs, const std::vector<std::string> &va
                                            {"pmu/1ms", "pmu", "1000000", false},
                                            {"pmu+mem/1ms", "pmu+mem", "1000000", false},
                                            {"pmu+listen", "pmu+listen", quantum, false},
+                                           {"pmu+ete", "pmu+ete", quantum, false},
                                            {"pmu+trace", "pmu+trace", quantum, false}};
     std::map<std::string, std::vector<double>> cpu; // "variant case" -> CPU seconds per run
     bool all_ok = true;
@@ -440,6 +444,8 @@ int sc_main(int argc, char *argv[])
         return run_vp(v, mode_pmu_mem, q);
     if (which == "pmu+listen")
         return run_vp(v, mode_pmu, q, true);
+    if (which == "pmu+ete")
+        return run_vp(v, mode_pmu, q, false, true);
     if (which == "pmu+trace")
         return run_vp(v, mode_pmu | mode_trace, q);
     std::fprintf(stderr, "bench_a64: unknown case %s\n", which.c_str());

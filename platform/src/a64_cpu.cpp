@@ -203,6 +203,7 @@ void a64_cpu::debug_access(const debug_access_function &access)
     (void)state->set_pe_state(pe_state_for(highest), t);
     access(*sysreg[0], trbe.size() ? trbe[0] : nullptr, t);
     (void)state->set_pe_state(pe_state_for(el_), t);
+    update_trace_listeners();
 }
 
 // The Exception level may have changed (an ERET, a PSTATE write the engine executed).

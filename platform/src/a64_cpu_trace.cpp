@@ -69,12 +69,45 @@ a64_trace_exception exception_type(unsigned vector_type, uint32_t ec)
 
 void a64_cpu::add_trace_listener(a64_trace_listener *listener)
 {
-    if (!listener || std::find(listeners_.begin(), listeners_.end(), listener) != listeners_.end())
+    if (!listener || std::find(attached_.begin(), attached_.end(), listener) != attached_.end())
         return;
-    listeners_.push_back(listener);
-    if (!tracing_) {
+    attached_.push_back(listener);
+    update_trace_listeners();
+}
+
+void a64_cpu::remove_trace_listener(a64_trace_listener *listener)
+{
+    attached_.erase(std::remove(attached_.begin(), attached_.end(), listener), attached_.end());
+    update_trace_listeners();
+}
+
+// The listeners that want reports now get them: one that did not and does joins, one that did
+// and does not (or was removed) leaves.
+void a64_cpu::update_trace_listeners()
+{
+    auto gets = [this](a64_trace_listener *l) {
+        return std::find(listeners_.begin(), listeners_.end(), l) != listeners_.end();
+    };
+    auto attached = [this](a64_trace_listener *l) {
+        return std::find(attached_.begin(), attached_.end(), l) != attached_.end();
+    };
+    listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(),
+                                    [&](a64_trace_listener *l) { return !attached(l); }),
+                     listeners_.end());
+    for (a64_trace_listener *l : attached_) {
+        const bool wants = l->wants_reports();
+        if (wants && !gets(l))
+            join_trace(l);
+        else if (!wants && gets(l))
+            listeners_.erase(std::find(listeners_.begin(), listeners_.end(), l));
+    }
+    tracing_ = !listeners_.empty();
+}
+
+void a64_cpu::join_trace(a64_trace_listener *listener)
+{
+    if (listeners_.empty()) {
         // The first report is the context at the next instruction boundary seen.
-        tracing_ = true;
         trace_synced_ = false;
         pending_ = trace_pending{};
     } else {
@@ -83,12 +116,7 @@ void a64_cpu::add_trace_listener(a64_trace_listener *listener)
         if (trace_synced_)
             listener->on_context(trace_context_, range_start_);
     }
-}
-
-void a64_cpu::remove_trace_listener(a64_trace_listener *listener)
-{
-    listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), listener), listeners_.end());
-    tracing_ = !listeners_.empty();
+    listeners_.push_back(listener);
 }
 
 void a64_cpu::describe_p0(block_info &b)

@@ -34,6 +34,11 @@ bool pe_model::report_range_held(const pmt_ete_range &range)
     return pmt_ete_report_range_held(pe_, &range);
 }
 
+bool pe_model::wants_reports()
+{
+    return pmt_ete_wants_reports(pe_);
+}
+
 pmt_status pe_model::report_range(const pmt_ete_range &range, const sc_core::sc_time &offset)
 {
     return ete_call(offset, [&] { return pmt_ete_report_range(pe_, &range); });

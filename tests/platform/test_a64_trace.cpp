@@ -110,6 +110,28 @@ struct counting_listener final : a64_trace_listener {
     void on_end(const a64_trace_end &) override { ends++; }
 };
 
+// A listener that wants no reports until it has been asked `asked_before_wanting` times more
+// (the CPU asks when it is attached, then after each System register write to the PE model).
+struct reluctant_listener final : a64_trace_listener {
+    unsigned asked = 0, asked_before_wanting = ~0u;
+    std::vector<std::string> records; // "context", "range|exception START NEXT", "end" in order
+    void on_context(const a64_trace_context &, uint64_t) override { records.push_back("context"); }
+    void on_range(const a64_trace_range &r) override
+    {
+        char line[64];
+        std::snprintf(line, sizeof line, "range %" PRIx64 " %" PRIx64, r.start, r.next);
+        records.push_back(line);
+    }
+    void on_exception(const a64_trace_exception_taken &e) override
+    {
+        char line[64];
+        std::snprintf(line, sizeof line, "exception %" PRIx64 " %" PRIx64, e.range_start, e.vector);
+        records.push_back(line);
+    }
+    void on_end(const a64_trace_end &) override { records.push_back("end"); }
+    bool wants_reports() override { return asked++ >= asked_before_wanting; }
+};
+
 // Runs `program` with `listener` attached before simulation (and removed again if `remove`).
 std::unique_ptr<vp> run_with(const std::string &program, a64_trace_listener *listener, bool remove)
 {
@@ -341,6 +363,40 @@ TEST(A64Trace, NoListenerNothingCalledSameExecution)
     EXPECT_EQ(e.x(7), 11u); // case1
     EXPECT_EQ(e.x(9), 4u);
     EXPECT_EQ(e.x(20), esr(0x15, 1)); // the SVC's syndrome, read by the handler
+    EXPECT_EQ(p->a64->stats().trace_discontinuities, 0u);
+}
+
+// A listener that wants no reports (a trace unit that is disabled) gets none, as a detached one.
+TEST(A64Trace, AListenerThatWantsNoReportsGetsNone)
+{
+    reluctant_listener never;
+    std::unique_ptr<vp> p = run_with("exc_events", &never, false);
+    EXPECT_TRUE(never.records.empty());
+    EXPECT_GT(never.asked, 1u); // asked when attached and after exc_events.S's PMU writes
+}
+
+// A listener that starts wanting reports (a trace unit enabled by an MSR) joins after the System
+// register write the CPU asks it after: its reports start with the context, and each range (or
+// exception) starts where the one before it said execution went on (an exception: its vector).
+TEST(A64Trace, AListenerThatStartsWantingReportsJoinsWithTheContext)
+{
+    reluctant_listener later;
+    later.asked_before_wanting = 2; // attached, then the first write: no; the second: yes
+    std::unique_ptr<vp> p = run_with("exc_events", &later, false);
+    ASSERT_GE(later.records.size(), 3u);
+    EXPECT_EQ(later.records.front(), "context");
+    EXPECT_EQ(later.records.back(), "end");
+    uint64_t next = 0;
+    for (const std::string &r : later.records) {
+        uint64_t start = 0, n = 0;
+        char what[16];
+        if (std::sscanf(r.c_str(), "%15s %" SCNx64 " %" SCNx64, what, &start, &n) != 3)
+            continue;
+        if (next) {
+            EXPECT_EQ(start, next) << r;
+        }
+        next = n;
+    }
     EXPECT_EQ(p->a64->stats().trace_discontinuities, 0u);
 }
 

@@ -122,6 +122,13 @@ pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *range);
  * with pmt_ete_report_range, at its time (it also refuses what is not a valid report). */
 bool pmt_ete_report_range_held(pmt_pe *pe, const pmt_ete_range *range);
 
+/* Whether reports can change what the trace unit outputs. False while the unit is disabled
+ * (TRCPRGCTLR.EN 0) and holds nothing (no trace, no exception to resolve): a report then only
+ * counts in pmt_ete_stats, so a CPU may make none until a System register write enables the unit,
+ * and start again with pmt_ete_report_context_ids and the range from the next instruction (a
+ * unit enabled again starts its trace anew). False for a NULL pe or a PE without FEAT_ETE. */
+bool pmt_ete_wants_reports(const pmt_pe *pe);
+
 /* An exception taken from the current PE state, before the CPU sets the state it is taken to:
  * the instructions [range_start, preferred_return) executed since the last report (none when
  * equal; they end without a P0 element), then the exception with its preferred return address

@@ -72,7 +72,7 @@ static void context_now(pmt_pe *pe, pmt_ete_pkt_context *c)
     *c = ete_filter_now(pe)->ctx;
 }
 
-static bool same_context(const pmt_ete_pkt_context *a, const pmt_ete_pkt_context *b)
+static inline bool same_context(const pmt_ete_pkt_context *a, const pmt_ete_pkt_context *b)
 {
     return a->el == b->el && a->security == b->security && a->aarch64 == b->aarch64 &&
            a->contextidr_el1 == b->contextidr_el1 && a->contextidr_el2 == b->contextidr_el2;
@@ -260,7 +260,7 @@ static void resolve_exception(ete_out *o, bool vector_traced, uint64_t vector)
 /* The atoms of `r` are out (or held by the encoder): its target is due when the trace states it
  * (an indirect branch's; with branch broadcasting, TRCCONFIGR.BB and TRCBBCTLR, a direct
  * branch's too). */
-static void p0_traced(pmt_pe *pe, const pmt_ete_range *r)
+static inline void p0_traced(pmt_pe *pe, const pmt_ete_range *r)
 {
     pe->ete_stats.traced_p0 += r->count;
     if (r->taken && (r->kind == PMT_ETE_P0_INDIRECT ||
@@ -326,7 +326,7 @@ static void instructions(ete_out *o, uint64_t start, uint64_t last, const pmt_et
  * trace on, traced as a whole (a ViewInst without comparators), the context stated, no address
  * due, no exception pending, no event selected. instructions() would find the run traced,
  * state nothing in trace_at and end it with the P0 element: p0_element alone does the same. */
-static bool just_p0(pmt_pe *pe, const pmt_ete_range *r)
+static inline bool just_p0(pmt_pe *pe, const pmt_ete_range *r)
 {
     const struct pmt_ete_trace *t = &pe->st.etr;
     bool traced = false;
@@ -368,7 +368,7 @@ static void note_start(pmt_pe *pe, uint64_t start)
         pe->ete_stats.discontinuities++;
 }
 
-static bool range_valid(const pmt_ete_range *r)
+static inline bool range_valid(const pmt_ete_range *r)
 {
     return aligned(r->start) && aligned(r->last) && aligned(r->next) && r->last >= r->start &&
            r->count != 0 && (r->count == 1 || r->next == r->start) &&
@@ -379,7 +379,7 @@ static bool range_valid(const pmt_ete_range *r)
  * (instructions() finds nothing traced and nothing to end), or the range is just its P0 element
  * and the encoder holds the atom. Only the unit's state changes, as pmt_ete_report_range's other
  * paths would change it. False: nothing done. */
-static bool report_held(pmt_pe *pe, const pmt_ete_range *r)
+static inline bool report_held(pmt_pe *pe, const pmt_ete_range *r)
 {
     struct pmt_ete_trace *t = &pe->st.etr;
     if (t->flush_requested || t->pending_extin)
@@ -403,6 +403,14 @@ static bool report_held(pmt_pe *pe, const pmt_ete_range *r)
 bool pmt_ete_report_range_held(pmt_pe *pe, const pmt_ete_range *r)
 {
     return pe && r && pe->cfg.ete.feat_ete && range_valid(r) && report_held(pe, r);
+}
+
+bool pmt_ete_wants_reports(const pmt_pe *pe)
+{
+    if (!pe || !pe->cfg.ete.feat_ete)
+        return false;
+    const struct pmt_ete_trace *t = &pe->st.etr;
+    return t->configured || t->enc.on || t->exc_pending || t->flush_requested;
 }
 
 pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *r)

@@ -326,6 +326,8 @@ class a64_cpu : public sc_core::sc_module,
 
     // The trace listeners' reports (a64_cpu_trace.cpp). Every call is behind `tracing_`.
     void describe_p0(block_info &b);
+    void update_trace_listeners();
+    void join_trace(a64_trace_listener *listener);
     void trace_retired(uint64_t begin, uint64_t end);
     void trace_whole(const block_info &b, uint64_t next);
     void trace_repeats(const block_info &b, uint64_t runs);
@@ -427,8 +429,9 @@ class a64_cpu : public sc_core::sc_module,
     // Trace listeners (a64_cpu_trace.cpp). The open range: instructions [range_start_,
     // range_end_) executed since the last report; a branch that ended it whose outcome is known
     // only from where the next block starts (pending_).
-    std::vector<a64_trace_listener *> listeners_;
-    bool tracing_ = false;
+    std::vector<a64_trace_listener *> attached_;  // every listener attached
+    std::vector<a64_trace_listener *> listeners_; // those that want reports, which they get
+    bool tracing_ = false;                        // !listeners_.empty()
     bool trace_synced_ = false;
     uint64_t range_start_ = 0, range_end_ = 0;
     struct trace_pending {

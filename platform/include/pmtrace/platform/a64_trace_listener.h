@@ -109,6 +109,12 @@ class a64_trace_listener
     virtual void on_exception(const a64_trace_exception_taken &exception) = 0;
     // Execution ended (the CPU runs no more instructions).
     virtual void on_end(const a64_trace_end &end) = 0;
+    // Whether the listener wants reports now. False (a trace unit that is disabled, whom reports
+    // would not change): the CPU makes it none, as if it were detached, and asks again after
+    // each System register write it makes to the PE model and after a debugger's access
+    // (a64_cpu::debug_access); when it wants them again it joins as a listener attached then
+    // does (a64_cpu::add_trace_listener).
+    virtual bool wants_reports() { return true; }
 };
 
 } // namespace pmtrace::platform

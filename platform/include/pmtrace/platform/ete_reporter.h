@@ -32,6 +32,7 @@ class ete_reporter : public a64_trace_listener
     void on_range(const a64_trace_range &range) override;
     void on_exception(const a64_trace_exception_taken &exception) override;
     void on_end(const a64_trace_end &end) override;
+    bool wants_reports() override { return unit_.wants_reports(); }
 
     // Reports the trace unit refused (none expected: a CPU report the unit cannot mean).
     uint64_t refused() const { return refused_; }

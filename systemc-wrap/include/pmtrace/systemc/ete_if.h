@@ -24,6 +24,10 @@ class ete_report_if : public virtual sc_core::sc_interface
     // holds its atom, or is disabled), which a CPU tries first to spare itself its local time.
     // False: nothing done; make the report with report_range.
     virtual bool report_range_held(const pmt_ete_range &range) = 0;
+    // Whether reports can change what the trace unit outputs (pmt_ete_wants_reports): false while
+    // it is disabled and holds nothing. A CPU may then make none, and ask again after each System
+    // register write it makes to this model.
+    virtual bool wants_reports() = 0;
     virtual pmt_status report_exception(const pmt_ete_exception_taken &exception,
                                         const sc_core::sc_time &offset) = 0;
     virtual pmt_status report_context_ids(uint32_t contextidr_el1, uint32_t contextidr_el2,

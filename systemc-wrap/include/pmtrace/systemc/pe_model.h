@@ -191,6 +191,7 @@ class pe_model : public sc_core::sc_module,
     // ete_report_if
     pmt_status report_range(const pmt_ete_range &range, const sc_core::sc_time &offset) override;
     bool report_range_held(const pmt_ete_range &range) override;
+    bool wants_reports() override;
     pmt_status report_exception(const pmt_ete_exception_taken &exception,
                                 const sc_core::sc_time &offset) override;
     pmt_status report_context_ids(uint32_t contextidr_el1, uint32_t contextidr_el2,
