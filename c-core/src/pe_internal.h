@@ -64,6 +64,10 @@ struct pmt_trbe_regs {
                                restart or fault value (RJWWWM, RMGZWR) */
     bool async_abort;       /* an External abort to report asynchronously (D6.5.5.4) */
     bool disable_undrained; /* erratum_drain_after_disable: disabled, no TSB CSYNC since */
+    bool stale_view;        /* erratum_ctxt_sync_after_enable: TraceAllowed as the PE sees it
+                               while ctxt_sync_due (the value at the enabling write) */
+    uint8_t ctxt_sync_due;  /* ... Context synchronization events still needed before the PE
+                               sees the prohibited regions again: 2 after the write, 0 (off) */
     uint8_t async_abort_stage;
     uint8_t buf[PMT_TRBE_MAX_UNIT];
 };
@@ -181,6 +185,8 @@ struct pmt_pe {
     bool trbe_in_flush_request, trbe_flush_deferred;
     bool trbe_refused; /* a fault description from translate was refused (trbe_fault.c) */
     bool trbe_wrapped; /* the write pointer wrapped in the current write (trbe_errata.c) */
+    bool trbe_stale_view_logged; /* erratum_ctxt_sync_after_enable's effect was logged since
+                                    the enabling write (trbe_errata.c) */
 
     /* ETE trace unit: its inputs, what it did, and whether it is giving bytes to the Trace
      * Buffer Unit now (a flush the Trace Buffer Unit requests then waits: ete_trace.c). */
@@ -288,6 +294,13 @@ uint64_t trbe_mdcr_el2_mask(const pmt_pe *pe);
 uint64_t trbe_mdcr_el3_mask(const pmt_pe *pe);
 void trbe_mdcr_written(pmt_pe *pe, bool el3, uint64_t old); /* logs reserved values */
 const char *trbe_config_error(const pmt_pe_config *c);
+void trbe_errata_context_sync(pmt_pe *pe); /* pmt_pe_context_sync (trbe_errata.c) */
+
+/* TraceAllowed(PSTATE.EL) (J1.3.4.42) at the current PE state, whatever trace unit asks
+ * (ete_filter.c): as the architecture says it, and as the PE sees it (the architecture's, or
+ * the stale view of erratum_ctxt_sync_after_enable). */
+bool trace_allowed_arch(const pmt_pe *pe);
+bool trace_allowed_seen(const pmt_pe *pe);
 
 /* The ETE trace unit (ete/, ete_internal.h has the interface the glue uses). */
 bool ete_owns(pmt_reg_id id);
