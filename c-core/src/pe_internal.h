@@ -68,6 +68,8 @@ struct pmt_trbe_regs {
                                while ctxt_sync_due (the value at the enabling write) */
     uint8_t ctxt_sync_due;  /* ... Context synchronization events still needed before the PE
                                sees the prohibited regions again: 2 after the write, 0 (off) */
+    bool stale_view_logged; /* ... its effect was logged since the enabling write (saved, so
+                               that a restored model logs what the saved one would) */
     uint8_t async_abort_stage;
     uint8_t buf[PMT_TRBE_MAX_UNIT];
 };
@@ -185,8 +187,6 @@ struct pmt_pe {
     bool trbe_in_flush_request, trbe_flush_deferred;
     bool trbe_refused; /* a fault description from translate was refused (trbe_fault.c) */
     bool trbe_wrapped; /* the write pointer wrapped in the current write (trbe_errata.c) */
-    bool trbe_stale_view_logged; /* erratum_ctxt_sync_after_enable's effect was logged since
-                                    the enabling write (trbe_errata.c) */
 
     /* ETE trace unit: its inputs, what it did, and whether it is giving bytes to the Trace
      * Buffer Unit now (a flush the Trace Buffer Unit requests then waits: ete_trace.c). */

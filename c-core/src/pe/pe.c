@@ -274,6 +274,7 @@ static bool arch_bools_valid(const struct pmt_pe_arch *st)
                            &st->trbe.async_abort,
                            &st->trbe.disable_undrained,
                            &st->trbe.stale_view,
+                           &st->trbe.stale_view_logged,
                            &st->ete.enabled};
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
         if (!BOOL_BYTE_OK_(*other[i]))

@@ -82,7 +82,7 @@ void trbe_errata_enabled(pmt_pe *pe)
 {
     pe->st.trbe.stale_view = trace_allowed_arch(pe);
     pe->st.trbe.ctxt_sync_due = 2;
-    pe->trbe_stale_view_logged = false;
+    pe->st.trbe.stale_view_logged = false;
     ete_filter_changed(pe);
 }
 
@@ -90,18 +90,18 @@ void trbe_errata_context_sync(pmt_pe *pe)
 {
     struct pmt_trbe_regs *t = &pe->st.trbe;
     if (t->ctxt_sync_due && --t->ctxt_sync_due == 0) {
-        t->stale_view = false;  /* not in use */
-        ete_filter_changed(pe); /* the PE sees the prohibited regions again */
+        t->stale_view = t->stale_view_logged = false; /* not in use */
+        ete_filter_changed(pe);                       /* the PE sees the prohibited regions again */
     }
 }
 
 void trbe_errata_stale_view_used(pmt_pe *pe)
 {
-    const struct pmt_trbe_regs *t = &pe->st.trbe;
-    if (!t->ctxt_sync_due || pe->trbe_stale_view_logged || pe->st.pe.debug ||
+    struct pmt_trbe_regs *t = &pe->st.trbe;
+    if (!t->ctxt_sync_due || t->stale_view_logged || pe->st.pe.debug ||
         t->stale_view == trace_allowed_arch(pe))
         return;
-    pe->trbe_stale_view_logged = true;
+    t->stale_view_logged = true;
     pe_log(pe,
            "TRBE: erratum_ctxt_sync_after_enable (ARM64_WORKAROUND_2038923): trace is %s here "
            "although the architecture %s it: the PE's view of the prohibited regions is the one "
