@@ -295,6 +295,9 @@ uint64_t trbe_mdcr_el3_mask(const pmt_pe *pe);
 void trbe_mdcr_written(pmt_pe *pe, bool el3, uint64_t old); /* logs reserved values */
 const char *trbe_config_error(const pmt_pe_config *c);
 void trbe_errata_context_sync(pmt_pe *pe); /* pmt_pe_context_sync (trbe_errata.c) */
+/* A restored erratum_ctxt_sync_after_enable state is one the unit can be in: a count of 0..2,
+ * and only with the option; nothing kept or logged without a count (bools checked apart). */
+bool trbe_errata_state_valid(const pmt_pe *pe, const struct pmt_trbe_regs *t);
 
 /* TraceAllowed(PSTATE.EL) (J1.3.4.42) at the current PE state, whatever trace unit asks
  * (ete_filter.c): as the architecture says it, and as the PE sees it (the architecture's, or

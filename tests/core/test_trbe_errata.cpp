@@ -294,8 +294,9 @@ TEST_F(TrbeCtxtSyncErratum, SaveAndRestoreMidErratum)
 {
     cfg.trbe.erratum_ctxt_sync_after_enable = true;
     enable_at_el1(EL1_ONLY); // the kept view: allowed
+    std::vector<uint8_t> fresh(pmt_pe_state_size(pe)), mid(fresh.size()), after(fresh.size());
+    ASSERT_EQ(pmt_pe_save(pe, fresh.data(), fresh.size()), PMT_OK);
     context_sync();
-    std::vector<uint8_t> mid(pmt_pe_state_size(pe)), after(mid.size());
     ASSERT_EQ(pmt_pe_save(pe, mid.data(), mid.size()), PMT_OK);
     context_sync();
     ASSERT_EQ(pmt_pe_save(pe, after.data(), after.size()), PMT_OK);
@@ -318,6 +319,31 @@ TEST_F(TrbeCtxtSyncErratum, SaveAndRestoreMidErratum)
         bad[i] = 3;
         EXPECT_EQ(pmt_pe_restore(pe, bad.data(), bad.size()), PMT_ERR_STATE_BLOB) << i;
     }
+    // Right after the write the count is 2 and the view 1: a view kept with no count is not a
+    // state of the unit; a count with the view "prohibited" is.
+    const size_t view = fresh[differ[0]] == 1 ? differ[0] : differ[1];
+    const size_t count = view == differ[0] ? differ[1] : differ[0];
+    ASSERT_EQ(fresh[count], 2u);
+    std::vector<uint8_t> bad = after;
+    bad[view] = 1;
+    EXPECT_EQ(pmt_pe_restore(pe, bad.data(), bad.size()), PMT_ERR_STATE_BLOB);
+    bad = after;
+    bad[count] = 1;
+    EXPECT_EQ(pmt_pe_restore(pe, bad.data(), bad.size()), PMT_OK);
+}
+
+// A state in the middle of the erratum is not one a model without the option can be in.
+TEST_F(TrbeCtxtSyncErratum, RestoreWithoutTheOptionRefusesAStateMidErratum)
+{
+    cfg.trbe.erratum_ctxt_sync_after_enable = true;
+    enable_at_el1(EL1_ONLY);
+    std::vector<uint8_t> mid(pmt_pe_state_size(pe));
+    ASSERT_EQ(pmt_pe_save(pe, mid.data(), mid.size()), PMT_OK);
+    cfg.trbe.erratum_ctxt_sync_after_enable = false;
+    remake_trbe();
+    log_lines.clear();
+    EXPECT_EQ(pmt_pe_restore(pe, mid.data(), mid.size()), PMT_ERR_STATE_BLOB);
+    EXPECT_TRUE(logged("not a saved pmtrace state"));
 }
 
 } // namespace

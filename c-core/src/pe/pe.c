@@ -311,7 +311,7 @@ pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size)
     memcpy(&st, buffer, sizeof st);
     if (st.magic != PMT_STATE_MAGIC || st.size != sizeof st || !arch_bools_valid(&st) ||
         state_error(pe, &st.pe) || state_contradiction(pe, &st.pe) ||
-        st.trbe.nbuf > PMT_TRBE_MAX_UNIT || st.trbe.ctxt_sync_due > 2 ||
+        st.trbe.nbuf > PMT_TRBE_MAX_UNIT || !trbe_errata_state_valid(pe, &st.trbe) ||
         (st.trbe.nbuf && (st.trbe.ptr & ((UINT64_C(1) << pe->cfg.trbe.align) - 1)) + st.trbe.nbuf >
                              (UINT64_C(1) << pe->cfg.trbe.align))) {
         pe_log(pe, "pmt_pe_restore: not a saved pmtrace state");

@@ -111,6 +111,13 @@ void trbe_errata_stale_view_used(pmt_pe *pe)
            (unsigned)t->ctxt_sync_due, t->ctxt_sync_due == 1 ? "" : "s");
 }
 
+bool trbe_errata_state_valid(const pmt_pe *pe, const struct pmt_trbe_regs *t)
+{
+    if (!t->ctxt_sync_due)
+        return !t->stale_view && !t->stale_view_logged;
+    return t->ctxt_sync_due <= 2 && pe->cfg.trbe.erratum_ctxt_sync_after_enable;
+}
+
 bool pmt_trbe_trace_allowed(pmt_pe *pe)
 {
     if (!pe)
