@@ -64,6 +64,12 @@ struct pmt_trbe_regs {
                                restart or fault value (RJWWWM, RMGZWR) */
     bool async_abort;       /* an External abort to report asynchronously (D6.5.5.4) */
     bool disable_undrained; /* erratum_drain_after_disable: disabled, no TSB CSYNC since */
+    bool stale_view;        /* erratum_ctxt_sync_after_enable: TraceAllowed as the PE sees it
+                               while ctxt_sync_due (the value at the enabling write) */
+    uint8_t ctxt_sync_due;  /* ... Context synchronization events still needed before the PE
+                               sees the prohibited regions again: 2 after the write, 0 (off) */
+    bool stale_view_logged; /* ... its effect was logged since the enabling write (saved, so
+                               that a restored model logs what the saved one would) */
     uint8_t async_abort_stage;
     uint8_t buf[PMT_TRBE_MAX_UNIT];
 };
@@ -288,6 +294,16 @@ uint64_t trbe_mdcr_el2_mask(const pmt_pe *pe);
 uint64_t trbe_mdcr_el3_mask(const pmt_pe *pe);
 void trbe_mdcr_written(pmt_pe *pe, bool el3, uint64_t old); /* logs reserved values */
 const char *trbe_config_error(const pmt_pe_config *c);
+void trbe_errata_context_sync(pmt_pe *pe); /* pmt_pe_context_sync (trbe_errata.c) */
+/* A restored erratum_ctxt_sync_after_enable state is one the unit can be in: a count of 0..2,
+ * and only with the option; nothing kept or logged without a count (bools checked apart). */
+bool trbe_errata_state_valid(const pmt_pe *pe, const struct pmt_trbe_regs *t);
+
+/* TraceAllowed(PSTATE.EL) (J1.3.4.42) at the current PE state, whatever trace unit asks
+ * (ete_filter.c): as the architecture says it, and as the PE sees it (the architecture's, or
+ * the stale view of erratum_ctxt_sync_after_enable). */
+bool trace_allowed_arch(const pmt_pe *pe);
+bool trace_allowed_seen(const pmt_pe *pe);
 
 /* The ETE trace unit (ete/, ete_internal.h has the interface the glue uses). */
 bool ete_owns(pmt_reg_id id);

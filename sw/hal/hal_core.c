@@ -36,7 +36,6 @@ struct hal_core {
     bool masked;         /* PSTATE.I */
     hal_irq_entry entry;
     void *entry_arg;
-    uint64_t trfcr_el1, trfcr_el2; /* as last read at the kernel's state (trace filtering) */
     bool line[NUM_PRIVATE_IRQS];
     /* The GIC. */
     uint32_t gicd_ctlr;
@@ -288,22 +287,6 @@ static bool gic_reg_write(hal_core *hc, uint64_t pa, uint32_t v)
 
 /* ---- interrupts --------------------------------------------------------------------------- */
 
-/* TRFCR_EL1 and TRFCR_EL2 as the kernel sees them (for the trace unit's prohibited regions). */
-static void refresh_trfcr(hal_core *hc)
-{
-    uint64_t v = 0;
-    const pmt_pe_state s = pmt_pe_get_state(hc->pe);
-    bool vhe = s.el == 2 && s.hcr_e2h;
-    hc->trfcr_el1 = 0;
-    hc->trfcr_el2 = 0;
-    if (pmt_pe_sysreg_read(hc->pe, hal_sysreg_to_pmt(vhe ? HAL_TRFCR_EL12 : HAL_TRFCR_EL1), &v) ==
-        PMT_ACCESS_OK)
-        hc->trfcr_el1 = v;
-    if (s.el == 2 &&
-        pmt_pe_sysreg_read(hc->pe, hal_sysreg_to_pmt(HAL_TRFCR_EL2), &v) == PMT_ACCESS_OK)
-        hc->trfcr_el2 = v;
-}
-
 /* Takes every interrupt the GIC signals while PSTATE.I is clear. */
 static void take_irqs(hal_core *hc)
 {
@@ -323,7 +306,6 @@ static void take_irqs(hal_core *hc)
         hc->entry(hc->entry_arg);
         report(hc, HAL_CORE_IRQ_EXIT, 0, 0, 0, HAL_OK);
         hc->masked = false;
-        refresh_trfcr(hc);
         if (switched)
             (void)pmt_pe_set_state(hc->pe, &saved);
     }
@@ -374,16 +356,16 @@ static hal_status core_sysreg_write(void *ctx, hal_sysreg reg, uint64_t value)
     else
         st = hal_status_of_access(pmt_pe_sysreg_write(hc->pe, hal_sysreg_to_pmt(reg), value));
     report(hc, HAL_CORE_SYSREG_WRITE, reg, 0, value, st);
-    if (st == HAL_OK && (reg == HAL_TRFCR_EL1 || reg == HAL_TRFCR_EL2 || reg == HAL_TRFCR_EL12))
-        refresh_trfcr(hc);
     take_irqs(hc);
     return st;
 }
 
+/* ISB is a Context synchronization event (pmt_pe_context_sync). */
 static void core_isb(void *ctx)
 {
     hal_core *hc = ctx;
     hc->stats.isb++;
+    (void)pmt_pe_context_sync(hc->pe);
     report(hc, HAL_CORE_ISB, 0, 0, 0, HAL_OK);
     take_irqs(hc);
 }
@@ -529,12 +511,6 @@ static hal_status run_event(hal_core *hc, uint16_t event, uint64_t n)
     return HAL_OK;
 }
 
-static bool trace_allowed(const hal_core *hc, uint8_t el)
-{
-    return hal_trace_allowed(el, hc->kernel.hcr_e2h && hc->kernel.hcr_tge, hc->trfcr_el1,
-                             hc->trfcr_el2);
-}
-
 /* The Trace Buffer Unit of the model, as hal_trace_deliver reaches it. */
 static uint64_t sink_headroom(void *ctx)
 {
@@ -557,11 +533,13 @@ static void sink_step_done(void *ctx)
     take_irqs(ctx);
 }
 
-static hal_status run_trace(hal_core *hc, uint8_t el, const uint8_t *bytes, size_t n,
-                            size_t trigger_at)
+/* The trace unit generates the work's trace where the PE sees trace allowed at the work's state
+ * (pmt_trbe_trace_allowed: TRFCR_ELx, the buffer's owner, and the stale view of the TRBE
+ * erratum erratum_ctxt_sync_after_enable). */
+static hal_status run_trace(hal_core *hc, const uint8_t *bytes, size_t n, size_t trigger_at)
 {
     const hal_trace_sink sink = {hc, sink_headroom, sink_bytes, sink_trigger, sink_step_done};
-    return hal_trace_deliver(&sink, trace_allowed(hc, el), bytes, n, trigger_at,
+    return hal_trace_deliver(&sink, pmt_trbe_trace_allowed(hc->pe), bytes, n, trigger_at,
                              &hc->stats.trace_bytes, &hc->stats.trace_dropped);
 }
 
@@ -570,7 +548,6 @@ static hal_status core_run(void *ctx, const hal_work *w)
     hal_core *hc = ctx;
     if (!w || (w->num_events && !w->events) || (w->trace_len && !w->trace) || w->el > hc->kernel.el)
         return HAL_INVALID;
-    refresh_trfcr(hc);
     set_el(hc, w->el);
     hal_status st = run_event(hc, PMT_EV_INST_RETIRED, w->instructions);
     if (st == HAL_OK)
@@ -579,7 +556,7 @@ static hal_status core_run(void *ctx, const hal_work *w)
         st = run_event(hc, w->events[i].event, w->events[i].count);
     if (st == HAL_OK && (w->trace_len || w->trigger_at != HAL_NO_TRIGGER)) {
         if (hc->cfg.pe.trbe.feat_trbe)
-            st = run_trace(hc, w->el, w->trace, w->trace_len, w->trigger_at);
+            st = run_trace(hc, w->trace, w->trace_len, w->trigger_at);
         else
             hc->stats.trace_dropped += w->trace_len;
     }

@@ -8,11 +8,15 @@
  * - system registers: the model's registers go to pmt_pe_sysreg_read/write at the current PE
  *   state (statuses passed through; an encoding nobody implements is HAL_UNDEFINED); it answers
  *   CurrentEL, MPIDR_EL1, ID_AA64DFR0/1_EL1 (pmt_pe_id_aa64dfr) and the ICC_* registers itself;
- * - isb and dsb are recorded; tsb_csync is pmt_trbe_tsb_csync;
+ * - isb is recorded and is pmt_pe_context_sync (a Context synchronization event); dsb is
+ *   recorded; tsb_csync is pmt_trbe_tsb_csync;
  * - MMIO reaches the GIC (distributor and redistributor at the virt addresses by default) and
  *   RAM; mem_read reads RAM (virtual addresses are physical: the identity map);
  * - run feeds the work to the model in steps cut at pmt_pmu_headroom and the TRBE headroom, so
- *   that every interrupt is taken at the exact event or byte that raises it;
+ *   that every interrupt is taken at the exact event or byte that raises it; its trace where
+ *   pmt_trbe_trace_allowed says so at the work's Exception level. The moves to that level and
+ *   back (an exception return and entry) are not reported as Context synchronization events
+ *   (docs/choices.md "Errata");
  * - PMUIRQ and TRBIRQ drive PPIs of the GIC (23 and 22 by default); an interrupt the GIC signals
  *   is taken between HAL calls while PSTATE.I is clear, at the software's Exception level.
  */

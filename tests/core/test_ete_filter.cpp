@@ -128,6 +128,35 @@ TEST_F(EteFilter, J1_3_4_42_NoTraceInDebugState)
     EXPECT_FALSE(ete_trace_allowed(pe));
 }
 
+// The TRBE erratum erratum_ctxt_sync_after_enable (docs/choices.md "Errata"): after the write
+// that sets TRBLIMITR_EL1.E at EL1, where TRFCR_EL1 prohibits trace, and a single Context
+// synchronization event, the trace unit still sees trace prohibited at EL0; its cached filter
+// decisions follow the second one.
+TEST_F(EteFilter, CtxtSyncErratumKeepsTheViewOfTheEnablingWrite)
+{
+    ete_config();
+    cfg.trbe.feat_trbe = true;
+    cfg.trbe.erratum_ctxt_sync_after_enable = true;
+    make();
+    wr_high(PMT_REG_MDCR_EL3, PMT_PUT(MDCR_EL3, NSTB, 3));
+    at(2);
+    wr(PMT_REG_MDCR_EL2, PMT_PUT(MDCR_EL2, E2TB, 3));
+    wr(PMT_REG_TRCVICTLR, VICTLR_ON);
+    enable();
+    at(1);
+    wr(PMT_REG_TRFCR_EL1, PMT_MASK(TRFCR_EL1, E0TRE));
+    wr(PMT_REG_TRBBASER_EL1, 0x80000000);
+    wr(PMT_REG_TRBPTR_EL1, 0x80000000);
+    wr(PMT_REG_TRBLIMITR_EL1, 0x80004000 | PMT_MASK(TRBLIMITR, E));
+    ASSERT_EQ(pmt_pe_context_sync(pe), PMT_OK);
+    at(0);
+    EXPECT_FALSE(ete_trace_allowed(pe));
+    EXPECT_FALSE(ete_filter_now(pe)->active);
+    ASSERT_EQ(pmt_pe_context_sync(pe), PMT_OK);
+    EXPECT_TRUE(ete_trace_allowed(pe));
+    EXPECT_TRUE(ete_filter_now(pe)->active);
+}
+
 TEST_F(EteFilter, J1_3_4_42_ExternalTraceFollowsTheAuthenticationInterface)
 {
     make_ete(); // TRFCR all 0: self-hosted trace would be prohibited everywhere

@@ -157,4 +157,193 @@ TEST_F(TrbeErrata, DrainAfterDisable_RestoreRefusesAFlagOtherThanFalseOrTrue)
     EXPECT_EQ(pmt_pe_restore(pe, undrained.data(), undrained.size()), PMT_ERR_STATE_BLOB);
 }
 
+// Context synchronization after enable (ARM64_WORKAROUND_2038923, Cortex-A510 erratum 2038923).
+// Architecturally the trace after a Context synchronization event observes the System register
+// writes before it (D6.6 RBFJKD, SYPWVJ: an ERET into a region where trace is allowed), and the
+// model, which applies writes at once, lets TraceAllowed follow every change of the PE state.
+// With the erratum, the PE's view of the prohibited regions is the one at the write that set
+// TRBLIMITR_EL1.E until the second Context synchronization event after it
+// (pmt_pe_context_sync); exception entry and return are not counted (docs/choices.md).
+class TrbeCtxtSyncErratum : public TrbeErrata
+{
+  protected:
+    // TRFCR_EL1 allows trace at EL0 only (trace at EL1 prohibited), or at EL1 only.
+    static constexpr uint64_t EL0_ONLY = PMT_MASK(TRFCR_EL1, E0TRE);
+    static constexpr uint64_t EL1_ONLY = PMT_MASK(TRFCR_EL1, E1TRE);
+    // At EL1, with TRFCR_EL1 = trfcr, the unit enabled by a System register write.
+    void enable_at_el1(uint64_t trfcr)
+    {
+        make_trbe();
+        wr(PMT_REG_TRFCR_EL1, trfcr);
+        program_fill();
+    }
+    void context_sync() { ASSERT_EQ(pmt_pe_context_sync(pe), PMT_OK); }
+    size_t times_logged()
+    {
+        size_t n = 0;
+        for (const auto &l : log_lines)
+            n += l.find("ARM64_WORKAROUND_2038923") != std::string::npos;
+        return n;
+    }
+};
+
+TEST_F(TrbeCtxtSyncErratum, OffIsArchitectural)
+{
+    enable_at_el1(EL0_ONLY);
+    EXPECT_FALSE(pmt_trbe_trace_allowed(pe)); // EL1: E1TRE = 0
+    go(0);                                    // the exception return, no ISB before it
+    EXPECT_TRUE(pmt_trbe_trace_allowed(pe));  // EL0: E0TRE = 1
+    EXPECT_EQ(times_logged(), 0u);
+}
+
+// From a prohibited context (EL1) to an allowed one (EL0) after a single ISB: the PE still sees
+// trace as prohibited, so the trace of EL0 would be lost, until a second ISB.
+TEST_F(TrbeCtxtSyncErratum, OnASingleContextSyncLeavesTheProhibitedView)
+{
+    cfg.trbe.erratum_ctxt_sync_after_enable = true;
+    enable_at_el1(EL0_ONLY);
+    context_sync(); // the ISB after the enabling write (set_trbe_enabled)
+    go(0);
+    EXPECT_FALSE(pmt_trbe_trace_allowed(pe));
+    EXPECT_EQ(times_logged(), 1u);
+    context_sync(); // the second one
+    EXPECT_TRUE(pmt_trbe_trace_allowed(pe));
+}
+
+// The other way: from an allowed context (EL1) to a prohibited one (EL0): the PE still sees
+// trace as allowed, so trace the architecture prohibits would reach the buffer.
+TEST_F(TrbeCtxtSyncErratum, OnAllowedViewOutlivesTheMoveToAProhibitedContext)
+{
+    cfg.trbe.erratum_ctxt_sync_after_enable = true;
+    enable_at_el1(EL1_ONLY);
+    go(0);
+    EXPECT_TRUE(pmt_trbe_trace_allowed(pe));
+    EXPECT_TRUE(logged("trace is allowed here although the architecture prohibits it"));
+    context_sync();
+    EXPECT_TRUE(pmt_trbe_trace_allowed(pe)); // one is not enough
+    context_sync();
+    EXPECT_FALSE(pmt_trbe_trace_allowed(pe));
+}
+
+// The workaround (TRBE_NEEDS_CTXT_SYNC_AFTER_ENABLE): two ISBs after the enabling write, before
+// the change of context: the architectural result, and nothing logged.
+TEST_F(TrbeCtxtSyncErratum, TwoContextSyncsAfterTheEnableAreTheWorkaround)
+{
+    cfg.trbe.erratum_ctxt_sync_after_enable = true;
+    enable_at_el1(EL0_ONLY);
+    context_sync();
+    context_sync();
+    go(0);
+    EXPECT_TRUE(pmt_trbe_trace_allowed(pe));
+    go(1);
+    EXPECT_FALSE(pmt_trbe_trace_allowed(pe));
+    EXPECT_EQ(times_logged(), 0u);
+}
+
+// One log line per enabling write, however often the stale view is used; a write that leaves E
+// set, or clears it, keeps nothing; the next enabling write keeps the view again.
+TEST_F(TrbeCtxtSyncErratum, LoggedOncePerEnablingWrite)
+{
+    cfg.trbe.erratum_ctxt_sync_after_enable = true;
+    enable_at_el1(EL0_ONLY);
+    context_sync();
+    context_sync();
+    wr(PMT_REG_TRBLIMITR_EL1, LIMIT | PMT_MASK(TRBLIMITR, E)); // E was already 1
+    go(0);
+    EXPECT_TRUE(pmt_trbe_trace_allowed(pe));
+    EXPECT_EQ(times_logged(), 0u);
+    go(1);
+    wr(PMT_REG_TRBLIMITR_EL1, LIMIT); // disables
+    go(0);
+    EXPECT_TRUE(pmt_trbe_trace_allowed(pe));
+    go(1);
+    wr(PMT_REG_TRBLIMITR_EL1, LIMIT | PMT_MASK(TRBLIMITR, E));
+    go(0);
+    EXPECT_FALSE(pmt_trbe_trace_allowed(pe));
+    EXPECT_FALSE(pmt_trbe_trace_allowed(pe));
+    EXPECT_EQ(times_logged(), 1u);
+    go(1);
+    context_sync();
+    context_sync();
+    wr(PMT_REG_TRBLIMITR_EL1, LIMIT);
+    wr(PMT_REG_TRBLIMITR_EL1, LIMIT | PMT_MASK(TRBLIMITR, E));
+    go(0);
+    EXPECT_FALSE(pmt_trbe_trace_allowed(pe));
+    EXPECT_EQ(times_logged(), 2u);
+}
+
+// Debug state has no trace (J1.3.4.42), stale view or not.
+TEST_F(TrbeCtxtSyncErratum, NoTraceInDebugStateWhateverTheView)
+{
+    cfg.trbe.erratum_ctxt_sync_after_enable = true;
+    enable_at_el1(EL1_ONLY);
+    state([](pmt_pe_state &s) { s.debug = true; });
+    EXPECT_FALSE(pmt_trbe_trace_allowed(pe));
+}
+
+TEST_F(TrbeCtxtSyncErratum, ContextSyncRefusesNull)
+{
+    EXPECT_EQ(pmt_pe_context_sync(nullptr), PMT_ERR_NULL);
+    EXPECT_FALSE(pmt_trbe_trace_allowed(nullptr));
+}
+
+// The kept view and the count of Context synchronization events still needed are in the saved
+// state: a model restored between the two ISBs keeps the stale view until one more. On restore
+// the view must be 0 or 1 and the count at most 2.
+TEST_F(TrbeCtxtSyncErratum, SaveAndRestoreMidErratum)
+{
+    cfg.trbe.erratum_ctxt_sync_after_enable = true;
+    enable_at_el1(EL1_ONLY); // the kept view: allowed
+    std::vector<uint8_t> fresh(pmt_pe_state_size(pe)), mid(fresh.size()), after(fresh.size());
+    ASSERT_EQ(pmt_pe_save(pe, fresh.data(), fresh.size()), PMT_OK);
+    context_sync();
+    ASSERT_EQ(pmt_pe_save(pe, mid.data(), mid.size()), PMT_OK);
+    context_sync();
+    ASSERT_EQ(pmt_pe_save(pe, after.data(), after.size()), PMT_OK);
+    go(0);
+    EXPECT_FALSE(pmt_trbe_trace_allowed(pe)); // architectural again
+    ASSERT_EQ(pmt_pe_restore(pe, mid.data(), mid.size()), PMT_OK);
+    go(0);
+    EXPECT_TRUE(pmt_trbe_trace_allowed(pe)); // the kept view is back
+    context_sync();
+    EXPECT_FALSE(pmt_trbe_trace_allowed(pe));
+    std::vector<size_t> differ;
+    for (size_t i = 0; i < mid.size(); i++)
+        if (mid[i] != after[i])
+            differ.push_back(i);
+    ASSERT_EQ(differ.size(), 2u); // the view (1, then 0 once not in use) and the count (1, 0)
+    for (size_t i : differ) {
+        std::vector<uint8_t> bad = mid;
+        bad[i] = 0xFF;
+        EXPECT_EQ(pmt_pe_restore(pe, bad.data(), bad.size()), PMT_ERR_STATE_BLOB) << i;
+        bad[i] = 3;
+        EXPECT_EQ(pmt_pe_restore(pe, bad.data(), bad.size()), PMT_ERR_STATE_BLOB) << i;
+    }
+    // Right after the write the count is 2 and the view 1: a view kept with no count is not a
+    // state of the unit; a count with the view "prohibited" is.
+    const size_t view = fresh[differ[0]] == 1 ? differ[0] : differ[1];
+    const size_t count = view == differ[0] ? differ[1] : differ[0];
+    ASSERT_EQ(fresh[count], 2u);
+    std::vector<uint8_t> bad = after;
+    bad[view] = 1;
+    EXPECT_EQ(pmt_pe_restore(pe, bad.data(), bad.size()), PMT_ERR_STATE_BLOB);
+    bad = after;
+    bad[count] = 1;
+    EXPECT_EQ(pmt_pe_restore(pe, bad.data(), bad.size()), PMT_OK);
+}
+
+// A state in the middle of the erratum is not one a model without the option can be in.
+TEST_F(TrbeCtxtSyncErratum, RestoreWithoutTheOptionRefusesAStateMidErratum)
+{
+    cfg.trbe.erratum_ctxt_sync_after_enable = true;
+    enable_at_el1(EL1_ONLY);
+    std::vector<uint8_t> mid(pmt_pe_state_size(pe));
+    ASSERT_EQ(pmt_pe_save(pe, mid.data(), mid.size()), PMT_OK);
+    cfg.trbe.erratum_ctxt_sync_after_enable = false;
+    remake_trbe();
+    log_lines.clear();
+    EXPECT_EQ(pmt_pe_restore(pe, mid.data(), mid.size()), PMT_ERR_STATE_BLOB);
+    EXPECT_TRUE(logged("not a saved pmtrace state"));
+}
+
 } // namespace

@@ -116,6 +116,7 @@ pmt_pe_config config_any(Input &in)
     t.flush_pad = bit(35);
     t.pad_byte = in.u8();
     t.impdef_events = bit(36);
+    t.erratum_ctxt_sync_after_enable = bit(45);
     t.part_number = static_cast<uint16_t>(in.u16() & 0x1FFF);
     t.revision = static_cast<uint8_t>(in.u8() & 0x1F);
     pmt_ete_config &e = c.ete;
@@ -190,6 +191,7 @@ pmt_pe_config config_preset(Input &in)
     c.trbe.misaligned_ptr_fault = bit(15);
     c.trbe.flush_pad = bit(16);
     c.trbe.impdef_events = bit(17);
+    c.trbe.erratum_ctxt_sync_after_enable = bit(25);
     c.trbe.pa_bits = bit(18) ? 40 : 48;
     c.ete.feat_ete = bit(19);
     c.feat_ebep = c.feat_ebep || (bit(20) && c.pmu_version >= PMT_PMUV3P9);
@@ -509,6 +511,7 @@ enum Op : uint8_t {
     OP_RESET,
     OP_QUERY,
     OP_PMU_PROGRAM,
+    OP_CONTEXT_SYNC,
     OP_COUNT_OF_OPS
 };
 
@@ -544,7 +547,8 @@ static const Op mix_all[] = {OP_STATE,
                              OP_MSR,
                              OP_COUNT,
                              OP_MRS,
-                             OP_PMU_PROGRAM};
+                             OP_PMU_PROGRAM,
+                             OP_CONTEXT_SYNC};
 static const Op mix_pe[] = {
     OP_STATE,       OP_STATE_RAW,  OP_MRS,         OP_MSR,        OP_MSR,
     OP_MSR_HIGH,    OP_COUNT,      OP_COUNT,       OP_CYCLES,     OP_RETIRE,
@@ -556,10 +560,10 @@ static const Op mix_frames[] = {
     OP_STATE_RAW, OP_MSR,       OP_MSR_HIGH,    OP_COUNT,      OP_PC_SAMPLE,  OP_FORK,
     OP_QUERY,     OP_TRACE,     OP_MRS,         OP_PMU_FRAME,  OP_PMU_PROGRAM};
 static const Op mix_trbe[] = {
-    OP_TRBE_PROGRAM, OP_TRBE_PROGRAM,   OP_TRACE,     OP_TRACE,    OP_TRACE,     OP_TRIGGER,
-    OP_CSYNC,        OP_FLUSH_COMPLETE, OP_EXT_ABORT, OP_IMPDEF,   OP_MEMPORT,   OP_MEMPORT,
-    OP_MSR,          OP_MSR_HIGH,       OP_MRS,       OP_STATE,    OP_STATE_RAW, OP_TRBE_FRAME,
-    OP_FORK,         OP_COUNT,          OP_QUERY,     OP_EXC_ENTRY};
+    OP_TRBE_PROGRAM, OP_TRBE_PROGRAM,   OP_TRACE,     OP_TRACE,     OP_TRACE,       OP_TRIGGER,
+    OP_CSYNC,        OP_FLUSH_COMPLETE, OP_EXT_ABORT, OP_IMPDEF,    OP_MEMPORT,     OP_MEMPORT,
+    OP_MSR,          OP_MSR_HIGH,       OP_MRS,       OP_STATE,     OP_STATE_RAW,   OP_TRBE_FRAME,
+    OP_FORK,         OP_COUNT,          OP_QUERY,     OP_EXC_ENTRY, OP_CONTEXT_SYNC};
 
 template <size_t N> static Op pick(const Op (&ops)[N], uint8_t b)
 {
@@ -972,6 +976,7 @@ static void apply(Rig &r, const Decoded &d)
     }
     case OP_TRIGGER: r.rec(T_RESULT, static_cast<uint64_t>(pmt_trbe_detected_trigger(pe))); break;
     case OP_CSYNC: r.rec(T_RESULT, static_cast<uint64_t>(pmt_trbe_tsb_csync(pe))); break;
+    case OP_CONTEXT_SYNC: r.rec(T_RESULT, static_cast<uint64_t>(pmt_pe_context_sync(pe))); break;
     case OP_FLUSH_COMPLETE:
         r.rec(T_RESULT, static_cast<uint64_t>(pmt_trbe_flush_complete(pe)));
         break;
@@ -995,6 +1000,7 @@ static void apply(Rig &r, const Decoded &d)
         }
         pmt_pe_state s = pmt_pe_get_state(pe);
         r.rec(T_RESULT, s.el | uint64_t{s.el2_enabled} << 8, static_cast<uint64_t>(s.ss));
+        r.rec(T_RESULT, pmt_trbe_trace_allowed(pe));
         r.observe();
         break;
     }

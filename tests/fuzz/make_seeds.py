@@ -10,7 +10,8 @@ import struct
 OPS = ["STATE", "STATE_RAW", "MRS", "MSR", "MSR_HIGH", "COUNT", "CYCLES", "RETIRE", "EXC_ENTRY",
        "EXC_RETURN", "DEBUG_ENTRY", "DEBUG_EXIT", "SNAPSHOT_REQUEST", "PC_SAMPLE", "SPE",
        "PMU_FRAME", "DEBUG_FRAME", "TRBE_FRAME", "TRBE_PROGRAM", "TRACE", "TRIGGER", "CSYNC",
-       "FLUSH_COMPLETE", "EXT_ABORT", "IMPDEF", "MEMPORT", "FORK", "RESET", "QUERY", "PMU_PROGRAM"]
+       "FLUSH_COMPLETE", "EXT_ABORT", "IMPDEF", "MEMPORT", "FORK", "RESET", "QUERY", "PMU_PROGRAM",
+       "CONTEXT_SYNC"]
 
 
 def op(name, *operands):
@@ -28,9 +29,9 @@ def event(e): return u8(e << 2)           # any_event(): 0x00..0x3F
 
 
 # config_preset(): preset (bits 0-1), no TRBE (2), TRBE_EXC (3), TRBE_EXT (4), Align (6-9),
-# ext_abort (10-11: IGNORE, SERROR, REPORT_SYNC, REPORT_ASYNC).
-def preset(p=0, align=6, ea=1, no_trbe=False):
-    return u32(p | (no_trbe << 2) | align << 6 | ea << 10)
+# ext_abort (10-11: IGNORE, SERROR, REPORT_SYNC, REPORT_ASYNC), erratum_ctxt_sync_after_enable (25).
+def preset(p=0, align=6, ea=1, no_trbe=False, ctxt_sync_erratum=False):
+    return u32(p | (no_trbe << 2) | align << 6 | ea << 10 | ctxt_sync_erratum << 25)
 
 
 NS_EL1 = op("STATE", u8(0x01), u8(0), u8(0))  # Non-secure EL1, EL2 enabled
@@ -38,11 +39,12 @@ NS_EL1 = op("STATE", u8(0x01), u8(0), u8(0))  # Non-secure EL1, EL2 enabled
 PMU_ALL = op("PMU_PROGRAM", u8(0x03), ones(), event(0x08), u8(1))
 
 
-def trbe_program(limit_shape=0, ptr_shape=0, fm=0, pages=4, off=0, enable=True):
-    # f: firmware (NSTB = 0b11, E2TB = 0b11) at EL1; shape: limit and pointer shapes, E, FM
+def trbe_program(limit_shape=0, ptr_shape=0, fm=0, pages=4, off=0, enable=True, trfcr=0):
+    # f: firmware (NSTB = 0b11, E2TB = 0b11) at EL1; shape: limit and pointer shapes, E, FM;
+    # then TM, TRBTRG and TRFCR (bit 0 E0TRE, bit 1 E1TRE)
     shape = limit_shape | ptr_shape << 2 | (0 if enable else 0x10) | fm << 5
     return op("TRBE_PROGRAM", u8(0x01), u8(shape), u8(0x10), u8(pages), u16(off), u8(0),
-              u8(0), u8(0))
+              u8(0), u8(trfcr))
 
 
 def trace(n, seed=0):
@@ -133,6 +135,11 @@ SEEDS = {
         + trace(1024),
         "limit_below_base": preset(0) + trbe_program(limit_shape=2, pages=1) + trace(512)
         + trbe_program(ptr_shape=1, off=0x123) + trace(512) + op("CSYNC"),
+        # the erratum: enabled at EL1 where TRFCR_EL1 prohibits trace, one ISB, to EL0 (allowed)
+        # with the view of EL1 kept; a fork mid-erratum; the second ISB ends it
+        "ctxt_sync_erratum": preset(0, ctxt_sync_erratum=True) + trbe_program(trfcr=1)
+        + op("CONTEXT_SYNC") + op("STATE", u8(0x00), u8(0), u8(0)) + op("QUERY", u8(0))
+        + op("FORK") + op("QUERY", u8(0)) + op("CONTEXT_SYNC") + op("QUERY", u8(0)),
     },
     "fuzz_tlm": {
         # PMCR_EL0 written and read through the EXT32 PMU frame, past its software lock

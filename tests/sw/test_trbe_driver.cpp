@@ -2,6 +2,7 @@
 // disable) and the interrupt handler's classification of each management event (D6.5, D24.4.7).
 #include "sw_fixture.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace
@@ -383,6 +384,88 @@ TEST_F(TrbeDriver, DrainAfterDisableErratumWithTheWorkaround)
     ASSERT_EQ(sw_trbe_reset_local(&trbe), SW_OK);
     EXPECT_EQ(peek(HAL_TRBPTR_EL1), 0u);
     EXPECT_EQ(peek(HAL_TRBLIMITR_EL1), 0u);
+}
+
+// The context-synchronization-after-enable erratum (pmt_trbe_config.
+// erratum_ctxt_sync_after_enable, Cortex-A510 erratum 2038923): the enable's single ISB
+// (set_trbe_enabled) is followed by the exception return to EL0, and the PE keeps the view of
+// the prohibited regions it had at EL1 while EL0 runs. Architecturally the trace of EL0 follows
+// TRFCR_EL1.E0TRE (D6.6 SYPWVJ); the driver's workaround (TRBE_NEEDS_CTXT_SYNC_AFTER_ENABLE) is
+// a second ISB after the enable.
+class TrbeDriverCtxtSync : public TrbeDriver
+{
+  protected:
+    // The session: trace allowed at EL0 only (or at EL1 only), the unit enabled at EL1, then
+    // n bytes of trace at EL0.
+    void session(uint64_t trfcr, bool workaround, size_t n)
+    {
+        cfg.pe.trbe.erratum_ctxt_sync_after_enable = true;
+        bring_up();
+        trbe.erratum_ctxt_sync_after_enable = workaround;
+        sw_trbe_write_trfcr(&trbe, trfcr);
+        enable();
+        trace(n);
+    }
+    bool named()
+    {
+        for (const std::string &l : log_lines)
+            if (l.find("ARM64_WORKAROUND_2038923") != std::string::npos)
+                return true;
+        return false;
+    }
+};
+
+// Without the workaround, EL1 prohibited and EL0 allowed: the PE still sees trace prohibited at
+// EL0, and the session's trace is missing.
+TEST_F(TrbeDriverCtxtSync, WithoutTheWorkaroundTheTraceOfEl0IsMissing)
+{
+    log_expected = true;
+    session(PMT_MASK(TRFCR_EL1, E0TRE), false, 0x100);
+    EXPECT_EQ(peek(HAL_TRBPTR_EL1), BUF);
+    EXPECT_EQ(hal_core_get_stats(hc).trace_dropped, 0x100u);
+    EXPECT_TRUE(named());
+}
+
+// Without the workaround, EL1 allowed and EL0 prohibited: trace the architecture prohibits
+// reaches the buffer.
+TEST_F(TrbeDriverCtxtSync, WithoutTheWorkaroundProhibitedTraceIsWritten)
+{
+    log_expected = true;
+    session(PMT_MASK(TRFCR_EL1, E1TRE), false, 0x100);
+    EXPECT_EQ(peek(HAL_TRBPTR_EL1), BUF + 0x100);
+    EXPECT_TRUE(holds(BUF, 0, 0x100));
+    EXPECT_TRUE(named());
+}
+
+// With the workaround: the architectural result both ways, and nothing logged.
+TEST_F(TrbeDriverCtxtSync, WithTheWorkaroundTheTraceOfEl0IsWritten)
+{
+    session(PMT_MASK(TRFCR_EL1, E0TRE), true, 0x100);
+    EXPECT_EQ(peek(HAL_TRBPTR_EL1), BUF + 0x100);
+    EXPECT_TRUE(holds(BUF, 0, 0x100));
+    EXPECT_EQ(hal_core_get_stats(hc).trace_dropped, 0u);
+}
+
+TEST_F(TrbeDriverCtxtSync, WithTheWorkaroundProhibitedTraceIsNotWritten)
+{
+    session(PMT_MASK(TRFCR_EL1, E1TRE), true, 0x100);
+    EXPECT_EQ(peek(HAL_TRBPTR_EL1), BUF);
+    EXPECT_EQ(hal_core_get_stats(hc).trace_dropped, 0x100u);
+}
+
+// The workaround is one more ISB right after the enabling write.
+TEST_F(TrbeDriverCtxtSync, TheWorkaroundIsASecondIsbAfterTheEnable)
+{
+    cfg.pe.trbe.erratum_ctxt_sync_after_enable = true;
+    bring_up();
+    trbe.erratum_ctxt_sync_after_enable = true;
+    const size_t from = accesses.size();
+    enable();
+    std::vector<std::string> s = seq(from, false);
+    auto last = std::find(s.rbegin(), s.rend(), "W TRBLIMITR_EL1"); // the write that sets E
+    ASSERT_NE(last, s.rend());
+    std::vector<std::string> after(last.base(), s.end());
+    EXPECT_EQ(after, (std::vector<std::string>{"ISB", "ISB"}));
 }
 
 } // namespace

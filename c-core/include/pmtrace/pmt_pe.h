@@ -204,6 +204,12 @@ pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size);
 pmt_status pmt_pe_set_state(pmt_pe *pe, const pmt_pe_state *state);
 pmt_pe_state pmt_pe_get_state(const pmt_pe *pe);
 
+/* A Context synchronization event the PE executed: an ISB, or another the CPU model chooses to
+ * report (docs/choices.md "Errata": the model reads nothing else as one, and exception entry
+ * and return are not counted). Only the TRBE erratum option erratum_ctxt_sync_after_enable
+ * uses it; O(1), and nothing is done without that option. */
+pmt_status pmt_pe_context_sync(pmt_pe *pe);
+
 /* The PMU and trace fields of ID_AA64DFR0_EL1 and ID_AA64DFR1_EL1 (other fields 0), for a CPU
  * model that owns the ID registers to OR into its own values. */
 pmt_status pmt_pe_id_aa64dfr(const pmt_pe *pe, uint64_t *dfr0, uint64_t *dfr1);

@@ -103,16 +103,21 @@ typedef struct pmt_trbe_config {
                                               are written from TRBBASER_EL1 on, and TRBPTR_EL1 is left
                                               after them (ARM64_WORKAROUND_TRBE_OVERWRITE_FILL_MODE) */
     uint16_t erratum_fill_overwrite_bytes; /* 1..256; default 256 */
-    bool erratum_write_out_of_range;  /* on a wrap, up to 64 bytes of the trace that follows are
-                                         also written from the Limit pointer on, outside the buffer
-                                         (ARM64_WORKAROUND_TRBE_WRITE_OUT_OF_RANGE) */
-    bool erratum_drain_after_disable; /* after a System register write clears
-                                         TRBLIMITR_EL1.E, System register writes to TRBLIMITR,
-                                         TRBPTR, TRBBASER, TRBMAR, TRBSR_ELx and TRBTRG are
-                                         ignored until a TSB CSYNC (ARM64_WORKAROUND_2064142,
-                                         TRBE_NEEDS_DRAIN_AFTER_DISABLE) */
-    uint16_t part_number;             /* TRBPIDR0/1 part number of the external frame; default 0 */
-    uint8_t revision;                 /* TRBPIDR2.REVISION; default 0 */
+    bool erratum_write_out_of_range;     /* on a wrap, up to 64 bytes of the trace that follows are
+                                            also written from the Limit pointer on, outside the buffer
+                                            (ARM64_WORKAROUND_TRBE_WRITE_OUT_OF_RANGE) */
+    bool erratum_drain_after_disable;    /* after a System register write clears
+                                            TRBLIMITR_EL1.E, System register writes to TRBLIMITR,
+                                            TRBPTR, TRBBASER, TRBMAR, TRBSR_ELx and TRBTRG are
+                                            ignored until a TSB CSYNC (ARM64_WORKAROUND_2064142,
+                                            TRBE_NEEDS_DRAIN_AFTER_DISABLE) */
+    bool erratum_ctxt_sync_after_enable; /* after a System register write sets TRBLIMITR_EL1.E,
+                                            the PE's view of whether trace is prohibited stays
+                                            the one at that write until the second
+                                            pmt_pe_context_sync (ARM64_WORKAROUND_2038923,
+                                            TRBE_NEEDS_CTXT_SYNC_AFTER_ENABLE) */
+    uint16_t part_number; /* TRBPIDR0/1 part number of the external frame; default 0 */
+    uint8_t revision;     /* TRBPIDR2.REVISION; default 0 */
 } pmt_trbe_config;
 
 /* A fault a translation can report (D6.5.4, RQKLXR, RYQMQK). Alignment faults from a misaligned
@@ -245,6 +250,13 @@ pmt_status pmt_trbe_flush_complete(pmt_pe *pe);
  * to memory, so that TRBPTR_EL1 and memory agree. The trace unit delivers its own pending
  * trace (pmt_trbe_trace) before this call. PMT_ERR_ARG as for pmt_trbe_trace. */
 pmt_status pmt_trbe_tsb_csync(pmt_pe *pe);
+
+/* TraceAllowed(PSTATE.EL) (J1.3.4.42) as the PE sees it now, for a trace unit outside the model
+ * that feeds pmt_trbe_trace: false in Debug state, else the self-hosted prohibited regions
+ * (TRFCR_ELx, MDCR_EL3.STE and RLTE, the owner of an enabled trace buffer) or, with the Trace
+ * Buffer Unit external, ExternalNoninvasiveDebugAllowed. With erratum_ctxt_sync_after_enable,
+ * the PE's stale view while it lasts (docs/choices.md "Errata"). False for a NULL pe. */
+bool pmt_trbe_trace_allowed(pmt_pe *pe);
 
 /* An External abort reported to the Trace Buffer Unit asynchronously (D6.5.5.4, only with
  * PMT_TRBE_EA_REPORT_ASYNC): stage 1 or 2 of the write it belongs to. */

@@ -15,12 +15,11 @@ static bool effective_tge(const pmt_pe *pe)
     return pe->st.pe.el2_enabled && pe->st.pe.hcr_tge;
 }
 
-/* TraceAllowed(PSTATE.EL) (J1.3.4.42). AArch64 at every EL the trace unit sees. */
-bool ete_trace_allowed(const pmt_pe *pe)
+/* TraceAllowed(PSTATE.EL) (J1.3.4.42) outside Debug state. AArch64 at every EL the trace unit
+ * sees. */
+bool trace_allowed_arch(const pmt_pe *pe)
 {
     const pmt_pe_state *s = &pe->st.pe;
-    if (!pe->cfg.ete.feat_ete || s->debug) /* no trace in Debug state */
-        return false;
     if (!trbe_self_hosted(pe))
         return !s->noninvasive_debug_prohibited; /* ExternalNoninvasiveDebugAllowed */
     bool allowed;
@@ -52,6 +51,21 @@ bool ete_trace_allowed(const pmt_pe *pe)
         break;
     }
     return allowed && tre;
+}
+
+/* No trace in Debug state; else the prohibited regions as the PE sees them: after an enabling
+ * write of TRBLIMITR_EL1.E, erratum_ctxt_sync_after_enable keeps the view of that write until
+ * the second Context synchronization event (trbe_errata.c). */
+bool trace_allowed_seen(const pmt_pe *pe)
+{
+    if (pe->st.pe.debug)
+        return false;
+    return pe->st.trbe.ctxt_sync_due ? pe->st.trbe.stale_view : trace_allowed_arch(pe);
+}
+
+bool ete_trace_allowed(const pmt_pe *pe)
+{
+    return pe->cfg.ete.feat_ete && trace_allowed_seen(pe);
 }
 
 bool ete_active(const pmt_pe *pe)
@@ -453,6 +467,8 @@ void ete_filter_derive(pmt_pe *pe)
 {
     struct ete_filter_cache *f = &pe->ete_filter;
     const struct pmt_ete_regs *t = &pe->st.ete;
+    if (pe->st.trbe.ctxt_sync_due && ete_enabled(pe))
+        trbe_errata_stale_view_used(pe);
     f->active = ete_active(pe);
     f->exlevel_traced = ete_exlevel_traced(pe);
     f->viewinst_fixed = !f->active || viewinst_fixed(pe);

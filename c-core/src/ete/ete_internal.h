@@ -40,7 +40,7 @@ bool ete_active(const pmt_pe *pe);
 
 /* TraceAllowed(PSTATE.EL) (J1.3.4.42): self-hosted trace prohibition by TRFCR_ELx, MDCR_EL3.STE
  * and RLTE, the Trace Buffer Unit's owner, Debug state; the authentication interface when
- * self-hosted trace is disabled. */
+ * self-hosted trace is disabled; as the PE sees it (trace_allowed_seen), with FEAT_ETE. */
 bool ete_trace_allowed(const pmt_pe *pe);
 
 /* TRCVICTLR.EXLEVEL_<ss>_EL<n> lets instruction trace be generated at the current Exception

@@ -273,6 +273,8 @@ static bool arch_bools_valid(const struct pmt_pe_arch *st)
                            &st->trbe.ptr_unpredictable,
                            &st->trbe.async_abort,
                            &st->trbe.disable_undrained,
+                           &st->trbe.stale_view,
+                           &st->trbe.stale_view_logged,
                            &st->ete.enabled};
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
         if (!BOOL_BYTE_OK_(*other[i]))
@@ -309,7 +311,7 @@ pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size)
     memcpy(&st, buffer, sizeof st);
     if (st.magic != PMT_STATE_MAGIC || st.size != sizeof st || !arch_bools_valid(&st) ||
         state_error(pe, &st.pe) || state_contradiction(pe, &st.pe) ||
-        st.trbe.nbuf > PMT_TRBE_MAX_UNIT ||
+        st.trbe.nbuf > PMT_TRBE_MAX_UNIT || !trbe_errata_state_valid(pe, &st.trbe) ||
         (st.trbe.nbuf && (st.trbe.ptr & ((UINT64_C(1) << pe->cfg.trbe.align) - 1)) + st.trbe.nbuf >
                              (UINT64_C(1) << pe->cfg.trbe.align))) {
         pe_log(pe, "pmt_pe_restore: not a saved pmtrace state");
@@ -384,6 +386,14 @@ pmt_pe_state pmt_pe_get_state(const pmt_pe *pe)
     pmt_pe_state s;
     memset(&s, 0, sizeof s);
     return pe ? pe->st.pe : s;
+}
+
+pmt_status pmt_pe_context_sync(pmt_pe *pe)
+{
+    if (!pe)
+        return PMT_ERR_NULL;
+    trbe_errata_context_sync(pe);
+    return PMT_OK;
 }
 
 pmt_status pmt_pe_id_aa64dfr(const pmt_pe *pe, uint64_t *dfr0, uint64_t *dfr1)

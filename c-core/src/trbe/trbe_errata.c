@@ -68,3 +68,60 @@ void trbe_errata_after_wrap(pmt_pe *pe, const uint8_t *rest, size_t n,
         pe->st.trbe.ptr += k;
     }
 }
+
+/* Context synchronization after enable (ARM64_WORKAROUND_2038923, Cortex-A510 erratum 2038923):
+ * after TRBLIMITR_EL1.E is set, a single Context synchronization event before execution moves
+ * between a trace prohibited and a trace allowed context leaves the PE with an inconsistent view
+ * of whether trace is prohibited. Architecturally a Context synchronization event makes the
+ * trace after it observe the System register writes before it (D6.6 RBFJKD, SYPWVJ: an ERET
+ * into a region where trace is allowed). The model's erratum: the view at the enabling write
+ * is kept (trace_allowed_seen) until the second pmt_pe_context_sync after it; the CPU reports
+ * ISB there, and not the exception entry or return that is itself the change of context
+ * (docs/choices.md "Errata"). */
+void trbe_errata_enabled(pmt_pe *pe)
+{
+    pe->st.trbe.stale_view = trace_allowed_arch(pe);
+    pe->st.trbe.ctxt_sync_due = 2;
+    pe->st.trbe.stale_view_logged = false;
+    ete_filter_changed(pe);
+}
+
+void trbe_errata_context_sync(pmt_pe *pe)
+{
+    struct pmt_trbe_regs *t = &pe->st.trbe;
+    if (t->ctxt_sync_due && --t->ctxt_sync_due == 0) {
+        t->stale_view = t->stale_view_logged = false; /* not in use */
+        ete_filter_changed(pe);                       /* the PE sees the prohibited regions again */
+    }
+}
+
+void trbe_errata_stale_view_used(pmt_pe *pe)
+{
+    struct pmt_trbe_regs *t = &pe->st.trbe;
+    if (!t->ctxt_sync_due || t->stale_view_logged || pe->st.pe.debug ||
+        t->stale_view == trace_allowed_arch(pe))
+        return;
+    t->stale_view_logged = true;
+    pe_log(pe,
+           "TRBE: erratum_ctxt_sync_after_enable (ARM64_WORKAROUND_2038923): trace is %s here "
+           "although the architecture %s it: the PE's view of the prohibited regions is the one "
+           "at the write that set TRBLIMITR_EL1.E until %u more Context synchronization "
+           "event%s",
+           t->stale_view ? "allowed" : "prohibited", t->stale_view ? "prohibits" : "allows",
+           (unsigned)t->ctxt_sync_due, t->ctxt_sync_due == 1 ? "" : "s");
+}
+
+bool trbe_errata_state_valid(const pmt_pe *pe, const struct pmt_trbe_regs *t)
+{
+    if (!t->ctxt_sync_due)
+        return !t->stale_view && !t->stale_view_logged;
+    return t->ctxt_sync_due <= 2 && pe->cfg.trbe.erratum_ctxt_sync_after_enable;
+}
+
+bool pmt_trbe_trace_allowed(pmt_pe *pe)
+{
+    if (!pe)
+        return false;
+    trbe_errata_stale_view_used(pe);
+    return trace_allowed_seen(pe);
+}

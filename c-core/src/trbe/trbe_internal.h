@@ -90,6 +90,12 @@ const char *trbe_fault_refused(const pmt_trbe_fault *fault, const pmt_trbe_regim
  * the n bytes of the same trace that follow. */
 void trbe_errata_after_wrap(pmt_pe *pe, const uint8_t *rest, size_t n,
                             const pmt_trbe_regime *regime);
+/* erratum_ctxt_sync_after_enable: a System register write set TRBLIMITR_EL1.E (the view of the
+ * prohibited regions is kept); the kept view is in use now (logged once per enabling write
+ * where it differs from the architecture's). pe_internal.h has the Context synchronization
+ * event. */
+void trbe_errata_enabled(pmt_pe *pe);
+void trbe_errata_stale_view_used(pmt_pe *pe);
 
 /* trbe_write.c: the write path. */
 void trbe_drain(pmt_pe *pe); /* writes the bytes accepted and not yet written */

@@ -292,7 +292,13 @@ static void write_limitr(pmt_pe *pe, uint64_t v)
     if (pe->cfg.trbe.erratum_drain_after_disable && pe->accessor == PE_SELF_HOSTED &&
         PMT_GET(TRBLIMITR, E, t->limitr) && !PMT_GET(TRBLIMITR, E, nv))
         t->disable_undrained = true;
+    /* erratum_ctxt_sync_after_enable: a System register write that sets E leaves the PE's view
+     * of the prohibited regions as it is at the write (trbe_errata.c). */
+    bool sets_e = pe->accessor == PE_SELF_HOSTED && !PMT_GET(TRBLIMITR, E, t->limitr) &&
+                  PMT_GET(TRBLIMITR, E, nv);
     t->limitr = nv;
+    if (sets_e && pe->cfg.trbe.erratum_ctxt_sync_after_enable)
+        trbe_errata_enabled(pe);
     if (!was_enabled && trbe_enabled(pe))
         check_programming(pe);
 }

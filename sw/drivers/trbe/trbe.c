@@ -106,12 +106,16 @@ void sw_trbe_drain_and_disable(sw_trbe *t)
     sw_trbe_disable(t);
 }
 
-/* set_trbe_enabled: enable without clearing LIMITPTR; ISB synchronizes the enable. */
+/* set_trbe_enabled: enable without clearing LIMITPTR; ISB synchronizes the enable. With the
+ * context-synchronization-after-enable erratum a second ISB follows, or the PE may keep a stale
+ * view of whether trace is prohibited across the next change of context. */
 static void set_trbe_enabled(sw_trbe *t, uint64_t trblimitr)
 {
     trblimitr |= PMT_MASK(TRBLIMITR, E);
     wr(t, HAL_TRBLIMITR_EL1, trblimitr);
     hal_isb(t->h);
+    if (t->erratum_ctxt_sync_after_enable)
+        hal_isb(t->h);
 }
 
 void sw_trbe_reenable(sw_trbe *t)

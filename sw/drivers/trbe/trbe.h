@@ -82,15 +82,20 @@ static inline sw_trbe_buf sw_trbe_linux_buf(uint64_t base, uint64_t write, uint6
 
 typedef struct sw_trbe {
     const hal *h;
-    uint64_t trbidr;                  /* TRBIDR_EL1 */
-    uint64_t hw_align;                /* trbe_hw_align: 1 << TRBIDR_EL1.Align */
-    uint64_t align;                   /* trbe_align */
-    bool flag_update;                 /* TRBIDR_EL1.F */
-    uint64_t irqs;                    /* interrupts handled (IRQ set) */
-    uint64_t irqs_none;               /* IRQ_NONE: TRBSR_EL1.IRQ was clear */
-    bool erratum_drain_after_disable; /* TRBE_NEEDS_DRAIN_AFTER_DISABLE (Cortex-A510 erratum
-                                         2064142): TSB CSYNC after each disable; the user sets
-                                         it after probe for an affected core */
+    uint64_t trbidr;                     /* TRBIDR_EL1 */
+    uint64_t hw_align;                   /* trbe_hw_align: 1 << TRBIDR_EL1.Align */
+    uint64_t align;                      /* trbe_align */
+    bool flag_update;                    /* TRBIDR_EL1.F */
+    uint64_t irqs;                       /* interrupts handled (IRQ set) */
+    uint64_t irqs_none;                  /* IRQ_NONE: TRBSR_EL1.IRQ was clear */
+    bool erratum_drain_after_disable;    /* TRBE_NEEDS_DRAIN_AFTER_DISABLE (Cortex-A510 erratum
+                                            2064142): TSB CSYNC after each disable; the user sets
+                                            it after probe for an affected core */
+    bool erratum_ctxt_sync_after_enable; /* TRBE_NEEDS_CTXT_SYNC_AFTER_ENABLE (Cortex-A510
+                                            erratum 2038923): a second ISB after each enable,
+                                            so that the PE sees the prohibited regions again
+                                            before execution changes context; the user sets
+                                            it after probe for an affected core */
     /* TRBE_WORKAROUND_OVERWRITE_FILL_MODE: a Fill-mode unit may write up to 256 bytes more from
      * TRBBASER_EL1 after the buffer fills. sw_trbe_enable sets TRBBASER_EL1 to the (page
      * aligned) write pointer and starts the trace 256 bytes after it, so that what the unit
