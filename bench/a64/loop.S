@@ -4,6 +4,11 @@
 // PMU counting it. Bare metal, entered at EL1 at 0x40080000
 // with the MMU off and D, A, I, F masked, as QEMU's virt boot loader does.
 //
+// With -DKERNELS the loop is replaced by a call of kernels_run (bench/a64/kernels.c: compiled C,
+// CRC-32, sorting, an interpreter, calls through pointers, string loops) on a stack below the
+// image, everything else as for the loop: the mode word, the PMU, the trace, the end checks. The
+// image holds the C code's .bss, zeros (bench/CMakeLists.txt).
+//
 // The word `mode` (image offset 8) selects what runs around the loop, set by the benchmark:
 //   bits 1:0  0: the loop only; 1: PMCCNTR counts CPU_CYCLES and event counter 0 INST_RETIRED
 //             with an overflow interrupt every 10^6 instructions (PPI 23 through the GICv3);
@@ -11,10 +16,12 @@
 //   bit 2     the result also goes to the PL011 ("bench ok" or "bench FAIL <x19 in hex>")
 //   bit 3     no loop and no PMU: the program's start and end alone (to time start-up)
 //   bit 4     the trace unit (FEAT_ETE) traces the loop into the Trace Buffer Unit, Fill mode,
-//             programmed as Linux does (tests/platform/a64/ete.inc); x25 TRBPTR_EL1 at the end
+//             programmed as Linux does (tests/platform/a64/ete.inc); x25 TRBPTR_EL1 and x26
+//             TRBSR_EL1 at the end (WRAP: the buffer filled, TRBPTR_EL1 back at its base)
 // The program checks its own result and ends with PSCI SYSTEM_OFF; registers at the end:
 //   x19  0 when every check passed, else the number of the first that failed
-//   x20  overflow interrupts taken (1000 with the PMU)
+//   x20  overflow interrupts taken (1000 with the PMU; -DKERNELS: one per 10^6 instructions
+//        counted, check 5 below)
 //   x2   the sum of the loaded values; x4 the index; x6 3 * iterations
 //   x21  PMCCNTR_EL0, x22 PMEVCNTR0 (INST_RETIRED), x23 PMEVCNTR1 (MEM_ACCESS),
 //        x24 PMEVCNTR2 (BR_RETIRED) after the loop (mode 1 and 2)
@@ -29,6 +36,7 @@
 #define UART 0x09000000
 #define TRACE_BUF 0x40600000     // the trace buffer (bit 4): 9 MiB
 #define TRACE_LIMIT 0x40F00000
+#define STACK_TOP 0x40080000     // -DKERNELS: the C code's stack, below the image (512 KiB)
 
 .global _start
 _start:
@@ -40,6 +48,10 @@ mode:
 start:
     ldr x0, =vec
     msr vbar_el1, x0
+#ifdef KERNELS
+    ldr x0, =STACK_TOP
+    mov sp, x0
+#endif
     // table[i] = i
     ldr x1, =TABLE
     mov x4, #0
@@ -85,7 +97,16 @@ run:
     mov x0, #1
     msr TRCPRGCTLR, x0
     isb
-4:  ldr x0, =ITERATIONS
+4:
+#ifdef KERNELS
+    mov x26, x9                 // the mode, kept across the call (callee-saved registers)
+    mov x27, x10
+    bl kernels_run              // w0: 0, else the number of the kernel check that failed
+    mov x9, x26
+    mov x10, x27
+    mov w2, w0
+#else
+    ldr x0, =ITERATIONS
     ldr x1, =TABLE
     ldr x7, =OUT
     mov x2, #0
@@ -109,9 +130,11 @@ loop:
     add x6, x6, #3
     subs x0, x0, #1
     b.ne loop
+#endif
 
     tbz x9, #4, 5f
     ete_trbe_off
+    mov x26, x24                // TRBSR_EL1 (x24 is the PMU's below)
 5:
     // The PMU stops, the counts are kept, the interrupt is masked.
     cbz x10, check
@@ -123,6 +146,28 @@ loop:
     mrs x24, pmevcntr2_el0
 
 check:
+#ifdef KERNELS
+    mov x19, x2                 // the kernels' own checks (10 and up)
+    cbnz x19, done
+    // One overflow interrupt per 10^6 instructions counted: without the PMU none; with it at
+    // least one (the kernels run about 3 x 10^8 instructions), and no overflow missed: the count
+    // since the last re-arm (PMEVCNTR0_EL0 - REARM, modulo 2^32) below 10^6. The expected number,
+    // floor(instructions counted / 10^6), the program cannot know (the compiler decides the
+    // instructions); bench_a64 checks it against the CPU's count of instructions.
+    mov x19, #5
+    cbnz x10, 7f
+    cbnz x20, done
+    b 8f
+7:  cbz x20, done
+    mov w8, #(REARM & 0xffff)
+    movk w8, #(REARM >> 16), lsl #16
+    sub w8, w22, w8
+    mov w3, #(1000000 & 0xffff)
+    movk w3, #(1000000 >> 16), lsl #16
+    cmp w8, w3
+    b.hs done
+8:  mov x19, #0
+#else
     mov x19, #1
     ldr x8, =SUM
     cmp x2, x8
@@ -147,6 +192,7 @@ check:
 3:  cmp x20, x8
     b.ne done
     mov x19, #0
+#endif
 
 done:
     tbz x9, #2, off
@@ -178,8 +224,12 @@ hex_digit:
     ret
 
 // IRQ: the PMU's overflow (INTID 23) re-arms counter 0, clears its overflow flag, ends the
-// interrupt and counts it. Anything else fails the run (x19 = 6).
+// interrupt and counts it. Anything else fails the run (x19 = 6). With -DKERNELS the interrupted
+// C code's x11 and x12 are kept on its stack (x20 and x28 it does not use: -ffixed-x20/x28).
 irq:
+#ifdef KERNELS
+    stp x11, x12, [sp, #-16]!
+#endif
     mrs x11, s3_0_c12_c12_0     // ICC_IAR1_EL1
     cmp x11, #23
     b.ne bad
@@ -191,6 +241,9 @@ irq:
     isb
     msr s3_0_c12_c12_1, x11     // ICC_EOIR1_EL1
     add x20, x20, #1
+#ifdef KERNELS
+    ldp x11, x12, [sp], #16
+#endif
     eret
 bad:
     mov x19, #6
