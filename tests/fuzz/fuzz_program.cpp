@@ -248,7 +248,8 @@ struct Rig {
     // The Trace Buffer Unit at the start of the current operation.
     bool sane = false; // Base < Limit, TRBPTR inside and aligned, memory port identity
     uint64_t base = 0, limit = 0;
-    bool stopped_in_op = false; // a fault or reported abort stopped collection in this op
+    bool stopped_in_op = false;       // a fault or reported abort stopped collection in this op
+    bool stopped_at_op_start = false; // TRBSR_EL1.S
 
     ~Rig() { pmt_pe_destroy(pe); }
 
@@ -361,6 +362,14 @@ struct Rig {
         }
     }
 
+    // TRBSR_EL1 holds a Manual Stop event (EC 0, BSC 0b000011) this operation raised: collection
+    // was running when it started.
+    bool manual_stop_drain(uint64_t sr) const
+    {
+        return !stopped_at_op_start && PMT_GET(TRBSR, EC, sr) == PMT_TRBSR_EC_OTHER &&
+               (PMT_GET(TRBSR, MSS, sr) & 0x3F) == PMT_TRBSR_BSC_MANUAL_STOP; // MSS.BSC
+    }
+
     pmt_trbe_write_result on_write(uint64_t pa, pmt_security pas, const uint8_t *bytes, size_t n,
                                    size_t *done)
     {
@@ -382,7 +391,9 @@ struct Rig {
         // Nothing is written while collection is stopped (TraceBufferRunning(), RYMVZL):
         // TRBSR_EL1.S, and TRBSR_EL3.S where MDCR_EL3.TRBEE is 0b1x with FEAT_TRBE_EXC in
         // self-hosted mode. (TRBSR_EL2.S, behind EffectiveTRFCR_EL2_EE, is not checked.)
-        if (PMT_GET(TRBSR, S, t.sr[1]))
+        // The one exception: a Manual Stop event raised in this operation, after which the unit
+        // writes the data it had accepted (RWMPMV).
+        if (PMT_GET(TRBSR, S, t.sr[1]) && !manual_stop_drain(t.sr[1]))
             violated("trace buffer write while TRBSR_EL1.S is 1", pa, t.sr[1]);
         if (cfg.trbe.feat_trbe_exc && cfg.have_el3 && !pe->st.pe.self_hosted_trace_disabled &&
             PMT_GET(MDCR_EL3, TRBEE, pe->st.mdcr_el3) >= 2 && PMT_GET(TRBSR, S, t.sr[3]))
@@ -406,6 +417,7 @@ struct Rig {
     {
         stopped_in_op = false;
         const pmt_trbe_regs &t = pe->st.trbe;
+        stopped_at_op_start = PMT_GET(TRBSR, S, t.sr[1]);
         base = t.baser & ~uint64_t{0xFFF};
         limit = t.limitr & ~uint64_t{0xFFF};
         uint64_t unit = uint64_t{1} << cfg.trbe.align;

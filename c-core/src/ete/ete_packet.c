@@ -99,6 +99,11 @@ static void maybe_sync(pmt_ete_pkt_encoder *e, ete_stage *s)
 {
     if (!e->on || e->config.sync_period == 0 || e->current == PMT_ETE_PKT_NO_ADDRESS)
         return;
+    /* Each pending atom takes at most a byte: below the period with that bound, the exact count
+     * (a flush's on a copy) is below it too. */
+    if (!ete_context_pending(e) &&
+        e->emitted + e->atom_count - e->last_sync < e->config.sync_period)
+        return;
     if (e->emitted + pmt_ete_pkt_pending_bytes(e) - e->last_sync < e->config.sync_period)
         return;
     ete_flush_atoms(e, s);

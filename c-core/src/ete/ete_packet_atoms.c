@@ -14,27 +14,40 @@ enum {
     F6_MAX_E_RUN = 23 /* COUNT 20 */
 };
 
-/* Format 4 (0b110111xx) and format 5 (0xD5..0xD7, 0xF5): fixed patterns of four and five atoms. */
-static const struct {
-    uint8_t header;
-    uint8_t count;
-    uint8_t pattern;
-} fixed_patterns[] = {
-    {0xF5, 5, 0x1E}, /* N E E E E */
-    {0xD5, 5, 0x00}, /* N N N N N */
-    {0xD6, 5, 0x0A}, /* N E N E N */
-    {0xD7, 5, 0x15}, /* E N E N E */
-    {0xDC, 4, 0x0E}, /* N E E E */
-    {0xDD, 4, 0x00}, /* N N N N */
-    {0xDE, 4, 0x0A}, /* N E N E */
-    {0xDF, 4, 0x05}, /* E N E N */
-};
+/* Format 5 (0xD5..0xD7, 0xF5) and format 4 (0b110111xx): fixed patterns of five and four atoms,
+ * the five-atom ones first; 0 when the oldest atoms are none of them. */
+static uint8_t fixed_pattern(uint32_t atoms, unsigned count, unsigned *n)
+{
+    if (count >= 5) {
+        *n = 5;
+        switch (atoms & 0x1Fu) {
+        case 0x1E: return 0xF5; /* N E E E E */
+        case 0x00: return 0xD5; /* N N N N N */
+        case 0x0A: return 0xD6; /* N E N E N */
+        case 0x15: return 0xD7; /* E N E N E */
+        default: break;
+        }
+    }
+    if (count >= 4) {
+        *n = 4;
+        switch (atoms & 0xFu) {
+        case 0x0E: return 0xDC; /* N E E E */
+        case 0x00: return 0xDD; /* N N N N */
+        case 0x0A: return 0xDE; /* N E N E */
+        case 0x05: return 0xDF; /* E N E N */
+        default: break;
+        }
+    }
+    return 0;
+}
 
 unsigned ete_atom_packet(uint32_t atoms, unsigned count, uint8_t *header)
 {
-    unsigned run = 0;
-    while (run < count && (atoms >> run) & 1u)
-        run++;
+    /* The run of E atoms from the oldest (the trailing ones), at most count. */
+    const uint32_t not_e = ~atoms;
+    unsigned run = not_e ? (unsigned)__builtin_ctz(not_e) : 32u;
+    if (run > count)
+        run = count;
     /* Format 6: a run of at least three E atoms and the atom after it. */
     if (run >= 3 && run < count && run <= F6_MAX_E_RUN) {
         *header = (uint8_t)(ATOM_F6_N | (run - 3));
@@ -45,12 +58,11 @@ unsigned ete_atom_packet(uint32_t atoms, unsigned count, uint8_t *header)
         *header = (uint8_t)(ATOM_F6_E | (e - 3));
         return e + 1;
     }
-    for (size_t i = 0; i < sizeof fixed_patterns / sizeof fixed_patterns[0]; i++) {
-        const unsigned n = fixed_patterns[i].count;
-        if (count >= n && (atoms & ((1u << n) - 1)) == fixed_patterns[i].pattern) {
-            *header = fixed_patterns[i].header;
-            return n;
-        }
+    unsigned n = 0;
+    const uint8_t fixed = fixed_pattern(atoms, count, &n);
+    if (fixed) {
+        *header = fixed;
+        return n;
     }
     if (count >= 3) {
         *header = (uint8_t)(ATOM_F3 | (atoms & 0x7u));

@@ -424,8 +424,6 @@ pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *r)
         return refuse(pe, PMT_ERR_ARG,
                       "pmt_ete_report_range: unaligned addresses, last before start, count 0, a "
                       "repeated range that does not loop, or an unknown P0 kind");
-    if (report_held(pe, r))
-        return PMT_OK;
     struct pmt_ete_trace *t = &pe->st.etr;
     pe->ete_stats.ranges++;
     note_start(pe, r->start);
