@@ -370,7 +370,7 @@ static void note_start(pmt_pe *pe, uint64_t start)
 
 static inline bool range_valid(const pmt_ete_range *r)
 {
-    return aligned(r->start) && aligned(r->last) && aligned(r->next) && r->last >= r->start &&
+    return aligned(r->start | r->last | r->next) && r->last >= r->start &&
            r->count != 0 && (r->count == 1 || r->next == r->start) &&
            (unsigned)r->kind <= PMT_ETE_P0_WFX;
 }
