@@ -370,9 +370,8 @@ static void note_start(pmt_pe *pe, uint64_t start)
 
 static inline bool range_valid(const pmt_ete_range *r)
 {
-    return aligned(r->start | r->last | r->next) && r->last >= r->start &&
-           r->count != 0 && (r->count == 1 || r->next == r->start) &&
-           (unsigned)r->kind <= PMT_ETE_P0_WFX;
+    return aligned(r->start | r->last | r->next) && r->last >= r->start && r->count != 0 &&
+           (r->count == 1 || r->next == r->start) && (unsigned)r->kind <= PMT_ETE_P0_WFX;
 }
 
 /* The report of a valid range when it outputs nothing and needs no time: the unit is disabled
