@@ -59,7 +59,6 @@ const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
         b.exclusive_cut = exclusive_cut(address, size);
     b.plain =
         !(b.classes & (A64_TSB | A64_STORE_EXCLUSIVE)) && !(b.last_class & (A64_ERET | A64_PSTATE));
-    describe_p0(b);
     return b;
 }
 
@@ -110,8 +109,15 @@ void a64_cpu::count_range(uint64_t begin, uint64_t end, block_info &counts)
         counts.classes |= c;
         for (unsigned k = 0; k < num_block_events; k++)
             counts.events[k] += occurrences(k, c);
-        if (pc + 4 >= end)
+        // The P0 elements, for the trace listeners (a64_cpu_trace.cpp).
+        const a64_p0 p = a64_p0_of(insn, pc);
+        if (pc + 4 >= end) {
             counts.last_class = c;
+            counts.last_p0 = p;
+            counts.last_insn = insn;
+        } else if (p.kind != a64_p0_kind::none) {
+            counts.inner_p0 = true;
+        }
     }
 }
 

@@ -11,7 +11,8 @@
 // WFx) go on at the next instruction and are reported at once. Blocks split without a branch
 // (a page end, Unicorn's instruction limit, a system register access, a stop for an overflow or
 // an interrupt) only extend the open range. Every call here is behind `tracing_`: with no
-// listener attached nothing is decoded or called.
+// listener that wants reports nothing is called (a block's P0 elements are decoded with its
+// counts, once, when the block is first seen: block_info).
 #include <pmtrace/platform/a64_cpu.h>
 
 #include "a64_cpu_regs.h"
@@ -117,22 +118,6 @@ void a64_cpu::join_trace(a64_trace_listener *listener)
             listener->on_context(trace_context_, range_start_);
     }
     listeners_.push_back(listener);
-}
-
-void a64_cpu::describe_p0(block_info &b)
-{
-    for (uint64_t pc = b.address; pc + 4 <= b.address + b.size; pc += 4) {
-        uint32_t insn = 0;
-        if (!read_code(pc, insn))
-            break;
-        const a64_p0 p = a64_p0_of(insn, pc);
-        if (pc + 4 == b.address + b.size) {
-            b.last_p0 = p;
-            b.last_insn = insn;
-        } else if (p.kind != a64_p0_kind::none) {
-            b.inner_p0 = true;
-        }
-    }
 }
 
 // The listeners are told the context at `at`, where the range starts.

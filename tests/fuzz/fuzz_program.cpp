@@ -249,7 +249,7 @@ struct Rig {
     bool sane = false; // Base < Limit, TRBPTR inside and aligned, memory port identity
     uint64_t base = 0, limit = 0;
     bool stopped_in_op = false;       // a fault or reported abort stopped collection in this op
-    bool stopped_at_op_start = false; // TRBSR_EL1.S
+    bool stopped_at_op_start[4] = {}; // TRBSR_ELx.S, x = 1..3
 
     ~Rig() { pmt_pe_destroy(pe); }
 
@@ -362,11 +362,13 @@ struct Rig {
         }
     }
 
-    // TRBSR_EL1 holds a Manual Stop event (EC 0, BSC 0b000011) this operation raised: collection
-    // was running when it started.
-    bool manual_stop_drain(uint64_t sr) const
+    // TRBSR_ELel holds a Manual Stop event (EC 0, BSC 0b000011) this operation raised: its S was
+    // 0 when the operation started (the event goes to the Exception level the unit's events go
+    // to, trbe_default_el: TRBSR_EL3 with FEAT_TRBE_EXC and MDCR_EL3.TRBEE 0b11).
+    bool manual_stop_drain(unsigned el) const
     {
-        return !stopped_at_op_start && PMT_GET(TRBSR, EC, sr) == PMT_TRBSR_EC_OTHER &&
+        const uint64_t sr = pe->st.trbe.sr[el];
+        return !stopped_at_op_start[el] && PMT_GET(TRBSR, EC, sr) == PMT_TRBSR_EC_OTHER &&
                (PMT_GET(TRBSR, MSS, sr) & 0x3F) == PMT_TRBSR_BSC_MANUAL_STOP; // MSS.BSC
     }
 
@@ -393,10 +395,11 @@ struct Rig {
         // self-hosted mode. (TRBSR_EL2.S, behind EffectiveTRFCR_EL2_EE, is not checked.)
         // The one exception: a Manual Stop event raised in this operation, after which the unit
         // writes the data it had accepted (RWMPMV).
-        if (PMT_GET(TRBSR, S, t.sr[1]) && !manual_stop_drain(t.sr[1]))
+        if (PMT_GET(TRBSR, S, t.sr[1]) && !manual_stop_drain(1))
             violated("trace buffer write while TRBSR_EL1.S is 1", pa, t.sr[1]);
         if (cfg.trbe.feat_trbe_exc && cfg.have_el3 && !pe->st.pe.self_hosted_trace_disabled &&
-            PMT_GET(MDCR_EL3, TRBEE, pe->st.mdcr_el3) >= 2 && PMT_GET(TRBSR, S, t.sr[3]))
+            PMT_GET(MDCR_EL3, TRBEE, pe->st.mdcr_el3) >= 2 && PMT_GET(TRBSR, S, t.sr[3]) &&
+            !manual_stop_drain(3))
             violated("trace buffer write while TRBSR_EL3.S is 1", pa, t.sr[3]);
         // ... nor after a fault or a reported abort stopped it within the same operation.
         if (stopped_in_op)
@@ -417,7 +420,8 @@ struct Rig {
     {
         stopped_in_op = false;
         const pmt_trbe_regs &t = pe->st.trbe;
-        stopped_at_op_start = PMT_GET(TRBSR, S, t.sr[1]);
+        for (unsigned el = 1; el <= 3; el++)
+            stopped_at_op_start[el] = PMT_GET(TRBSR, S, t.sr[el]);
         base = t.baser & ~uint64_t{0xFFF};
         limit = t.limitr & ~uint64_t{0xFFF};
         uint64_t unit = uint64_t{1} << cfg.trbe.align;

@@ -145,20 +145,6 @@ std::vector<executed> whole_window(const capture &c)
 // returns, BLR, a jump table, CBZ not taken, TBNZ taken, an SVC at EL1 and its ERET, an ERET to
 // EL0 and the SVC back, and a PMU overflow IRQ inside the long loop, whose handler returns with
 // ERET to the exception's preferred return address.
-// A trace unit that software leaves disabled gets no reports from the CPU (trace off costs no
-// report per branch): its statistics count none, and the program runs as without it.
-TEST(A64Ete, ATraceUnitLeftDisabledGetsNoReports)
-{
-    vp_config config;
-    config.pe.core.ete.feat_ete = true;
-    run_result r = run("trace_flow", config);
-    EXPECT_EQ(r.x[19], 0u);
-    pmt_ete_stats s{};
-    ASSERT_EQ(pmt_ete_get_stats(r.platform->pe.core(), &s), PMT_OK);
-    EXPECT_EQ(s.ranges, 0u);
-    EXPECT_EQ(s.bytes, 0u);
-}
-
 TEST(A64Ete, CaptureDecodesIntoWhatTheCpuExecuted)
 {
     const capture c = run_capture("ete_capture");
@@ -185,6 +171,20 @@ TEST(A64Ete, CaptureDecodesIntoWhatTheCpuExecuted)
         eret++;
     ASSERT_LT(eret + 1, got.size());
     EXPECT_TRUE(in_long_loop(got[eret + 1].start)) << got[eret + 1];
+}
+
+// A trace unit that software leaves disabled gets no reports from the CPU (trace off costs no
+// report per branch): its statistics count none, and the program runs as without it.
+TEST(A64Ete, ATraceUnitLeftDisabledGetsNoReports)
+{
+    vp_config config;
+    config.pe.core.ete.feat_ete = true;
+    run_result r = run("trace_flow", config);
+    EXPECT_EQ(r.x[19], 0u);
+    pmt_ete_stats s{};
+    ASSERT_EQ(pmt_ete_get_stats(r.platform->pe.core(), &s), PMT_OK);
+    EXPECT_EQ(s.ranges, 0u);
+    EXPECT_EQ(s.bytes, 0u);
 }
 
 // TRCVICTLR.EXLEVEL_NS_EL0: the EL0 loop and its SVC are not in the capture; everything at EL1 is.

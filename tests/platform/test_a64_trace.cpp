@@ -114,8 +114,13 @@ struct counting_listener final : a64_trace_listener {
 // (the CPU asks when it is attached, then after each System register write to the PE model).
 struct reluctant_listener final : a64_trace_listener {
     unsigned asked = 0, asked_before_wanting = ~0u;
-    std::vector<std::string> records; // "context", "range|exception START NEXT", "end" in order
-    void on_context(const a64_trace_context &, uint64_t) override { records.push_back("context"); }
+    std::vector<std::string> records; // "context AT", "range|exception START NEXT", "end"
+    void on_context(const a64_trace_context &, uint64_t next) override
+    {
+        char line[64];
+        std::snprintf(line, sizeof line, "context %" PRIx64, next);
+        records.push_back(line);
+    }
     void on_range(const a64_trace_range &r) override
     {
         char line[64];
@@ -384,7 +389,9 @@ TEST(A64Trace, AListenerThatStartsWantingReportsJoinsWithTheContext)
     later.asked_before_wanting = 2; // attached, then the first write: no; the second: yes
     std::unique_ptr<vp> p = run_with("exc_events", &later, false);
     ASSERT_GE(later.records.size(), 3u);
-    EXPECT_EQ(later.records.front(), "context");
+    uint64_t from = 0;
+    ASSERT_EQ(std::sscanf(later.records.front().c_str(), "context %" SCNx64, &from), 1);
+    EXPECT_GT(from, pmtrace::test::a64_load_address); // it joined late, not at the start
     EXPECT_EQ(later.records.back(), "end");
     uint64_t next = 0;
     for (const std::string &r : later.records) {

@@ -256,7 +256,6 @@ static void resolve_exception(ete_out *o, bool vector_traced, uint64_t vector)
 
 /* --- Instructions --- */
 
-/* The P0 element ending a traced run: `count` atoms. */
 /* The atoms of `r` are out (or held by the encoder): its target is due when the trace states it
  * (an indirect branch's; with branch broadcasting, TRCCONFIGR.BB and TRCBBCTLR, a direct
  * branch's too). */
@@ -269,6 +268,7 @@ static inline void p0_traced(pmt_pe *pe, const pmt_ete_range *r)
         pe->st.etr.address_due = r->next;
 }
 
+/* The P0 element ending a traced run: `count` atoms. */
 static void p0_element(ete_out *o, const pmt_ete_range *r)
 {
     pmt_pe *pe = o->pe;
@@ -388,7 +388,8 @@ static inline bool report_held(pmt_pe *pe, const pmt_ete_range *r)
             return false;
         t->address_due = NO_ADDRESS; /* as trace_off */
     } else {
-        if (r->kind == PMT_ETE_P0_WFX || !just_p0(pe, r) ||
+        /* A synchronization since the last Timestamp: after_call's Timestamp is due. */
+        if (r->kind == PMT_ETE_P0_WFX || t->enc.syncs != t->ts_syncs || !just_p0(pe, r) ||
             !ete_atom_held(&t->enc, r->taken, r->next))
             return false;
         p0_traced(pe, r);

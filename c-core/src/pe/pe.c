@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PMT_STATE_MAGIC 0x504D5431u /* "PMT1" */
+#define PMT_STATE_MAGIC 0x504D5432u /* "PMT2": the layout of pmt_pe_state (bump when it changes)   \
+                                     */
 
 void pe_log(const pmt_pe *pe, const char *fmt, ...)
 {

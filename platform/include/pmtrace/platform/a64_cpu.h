@@ -164,6 +164,11 @@ class a64_cpu : public sc_core::sc_module,
     // attached nothing is decoded for it and nothing called.
     void add_trace_listener(a64_trace_listener *listener);
     void remove_trace_listener(a64_trace_listener *listener);
+    // Asks each listener again whether it wants reports (a64_trace_listener::wants_reports). The
+    // CPU does so after each System register write it makes to the PE model and after
+    // debug_access; a tool that enables a trace unit another way (pe_model::restore, a write
+    // to the core) calls it then.
+    void update_trace_listeners();
     // The execution log (config.exec_log), or nullptr.
     const a64_exec_log *exec_log() const { return exec_log_.get(); }
     void set_id_registers(uint64_t dfr0, uint64_t dfr1)
@@ -325,8 +330,6 @@ class a64_cpu : public sc_core::sc_module,
     void refresh_trap_controls(const sc_core::sc_time &t);
 
     // The trace listeners' reports (a64_cpu_trace.cpp). Every call is behind `tracing_`.
-    void describe_p0(block_info &b);
-    void update_trace_listeners();
     void join_trace(a64_trace_listener *listener);
     void trace_retired(uint64_t begin, uint64_t end);
     void trace_whole(const block_info &b, uint64_t next);
