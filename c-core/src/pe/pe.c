@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PMT_STATE_MAGIC 0x504D5432u /* "PMT2": the layout of pmt_pe_state (bump when it changes)   \
-                                     */
+/* "PMT2": the layout of pmt_pe_state; the number goes up when it changes. */
+#define PMT_STATE_MAGIC 0x504D5432u
 
 void pe_log(const pmt_pe *pe, const char *fmt, ...)
 {
