@@ -63,6 +63,17 @@ class EteTrace : public TrbeTest
             wr(PMT_REG_TRCPRGCTLR, 1);
     }
 
+    // ETEEvent 0 (TRCEVENTCTL0R) is resource 2, Single Address Comparator 0 at `addr`, traced as
+    // an Event element when `traced` (TRCEVENTCTL1R.INSTEN[0]). The unit must be disabled.
+    void event0_at(uint64_t addr, bool traced = true)
+    {
+        wr(PMT_REG_TRCACVR, addr, 0);
+        wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 4) | PMT_PUT(TRCRSCTLR, SELECT, 1), 2);
+        wr(PMT_REG_TRCEVENTCTL0R, 2);
+        if (traced)
+            wr(PMT_REG_TRCEVENTCTL1R, 1);
+    }
+
     void range(uint64_t start, uint64_t last, pmt_ete_p0 kind, bool taken, uint64_t next,
                uint64_t count = 1)
     {
@@ -274,10 +285,7 @@ TEST_F(EteTrace, EteEvent0IsTheTraceBufferUnitsDetectedTrigger)
     start(0, 0x201, false);
     // Resource selector 2: Single Address Comparator 0 at FUNC + 4 (the BR); ETEEvent 0 selects
     // it, and TRCEVENTCTL1R.INSTEN[0] traces it as an Event element.
-    wr(PMT_REG_TRCACVR, FUNC + 4, 0);
-    wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 4) | PMT_PUT(TRCRSCTLR, SELECT, 1), 2);
-    wr(PMT_REG_TRCEVENTCTL0R, 2);
-    wr(PMT_REG_TRCEVENTCTL1R, 1);
+    event0_at(FUNC + 4);
     wr(PMT_REG_TRCPRGCTLR, 1);
     go(0);
     range(CALL, CALL, PMT_ETE_P0_DIRECT, true, FUNC);
@@ -297,10 +305,7 @@ TEST_F(EteTrace, AnEventAtARepeatedRangesBranchOccursAtEachRun)
     // B.NE; the loop reported as one range run three times, then once more not taken. Events are
     // evaluated at every P0 element: an Event element after each of the four atoms, not one
     // after the three.
-    wr(PMT_REG_TRCACVR, LOOP + 8, 0);
-    wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 4) | PMT_PUT(TRCRSCTLR, SELECT, 1), 2);
-    wr(PMT_REG_TRCEVENTCTL0R, 2);
-    wr(PMT_REG_TRCEVENTCTL1R, 1);
+    event0_at(LOOP + 8);
     wr(PMT_REG_TRCPRGCTLR, 1);
     go(0);
     range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 3);
@@ -323,9 +328,7 @@ TEST_F(EteTrace, StopOnTriggerFlushesTheUnitFirst)
     // atoms the unit still held included, is in the buffer when collection stops (RXRRWP).
     program(BASE, LIMIT, BASE, PMT_TRBLIMITR_FM_FILL, PMT_TRBLIMITR_TM_STOP);
     wr(PMT_REG_TRBTRG_EL1, 0);
-    wr(PMT_REG_TRCACVR, FUNC + 4, 0);
-    wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 4) | PMT_PUT(TRCRSCTLR, SELECT, 1), 2);
-    wr(PMT_REG_TRCEVENTCTL0R, 2);
+    event0_at(FUNC + 4, false);
     wr(PMT_REG_TRCPRGCTLR, 1);
     go(0);
     range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 3);
@@ -462,10 +465,7 @@ TEST_F(EteTrace, AnEventSelectedMakesNoRangeHeld)
     // ETEEvent 0, traced, is Single Address Comparator 0 at the loop's B.NE: each run of the
     // loop has an Event element after its atom (D24.4.28), which the trace outputs.
     start(0, 0x201, false);
-    wr(PMT_REG_TRCACVR, LOOP + 8, 0);
-    wr(PMT_REG_TRCRSCTLR, PMT_PUT(TRCRSCTLR, GROUP, 4) | PMT_PUT(TRCRSCTLR, SELECT, 1), 2);
-    wr(PMT_REG_TRCEVENTCTL0R, 2);
-    wr(PMT_REG_TRCEVENTCTL1R, 1);
+    event0_at(LOOP + 8);
     wr(PMT_REG_TRCPRGCTLR, 1);
     go(0);
     range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP);

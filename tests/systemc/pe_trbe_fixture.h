@@ -83,6 +83,18 @@ struct flush_probe : pmtrace::trace_flush_if {
     }
 };
 
+// A trace unit that delivers 32 bytes of 0xAB and completes the flush inside flush_request (the
+// model performs those calls one delta later: docs/systemc.md).
+struct eager_unit : pmtrace::trace_flush_if {
+    pmtrace::trace_sink_if *sink = nullptr;
+    void flush_request() override
+    {
+        std::vector<uint8_t> pending(32, 0xAB);
+        sink->trace_bytes(pending.data(), pending.size());
+        sink->flush_complete();
+    }
+};
+
 // Calls f from a thread at a time (a process, as a trace unit or CPU is).
 struct caller : sc_core::sc_module {
     std::function<void()> f;

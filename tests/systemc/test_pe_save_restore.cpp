@@ -183,18 +183,6 @@ TEST(PeSaveRestore, RestoreDrivesTheOutputsToTheSavedLevels)
     EXPECT_TRUE(b.pmuirq.changes[0].level);
 }
 
-// A trace unit that delivers its trace and completes the flush inside flush_request: the model
-// performs those calls one delta later (docs/systemc.md).
-struct eager_unit : pmtrace::trace_flush_if {
-    pmtrace::trace_sink_if *sink = nullptr;
-    void flush_request() override
-    {
-        std::vector<uint8_t> pending(32, 0xAB);
-        sink->trace_bytes(pending.data(), pending.size());
-        sink->flush_complete();
-    }
-};
-
 // Saved in the delta where the trace unit's calls wait: B performs them one delta after the
 // restore. The Trigger Event (TM = Stop, TRBTRG_EL1 = 0) asks for a flush; the unit's 32 bytes
 // follow the 64 already written, then the flush completes and collection stops (RRWJNN).

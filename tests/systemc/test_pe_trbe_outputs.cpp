@@ -203,18 +203,8 @@ TEST(TrbeSink, RJQDJD_FlushRequestAndCompletion)
     EXPECT_EQ(p.trbptr(), P::BASE + 64);
 }
 
-// A trace unit that delivers its trace and completes the flush inside flush_request: the calls
-// are performed one delta later, in order, and the result is the same.
-struct eager_unit : pmtrace::trace_flush_if {
-    pmtrace::trace_sink_if *sink = nullptr;
-    void flush_request() override
-    {
-        std::vector<uint8_t> pending(32, 0xAB);
-        sink->trace_bytes(pending.data(), pending.size());
-        sink->flush_complete();
-    }
-};
-
+// A trace unit that delivers its trace and completes the flush inside flush_request (eager_unit):
+// the calls are performed one delta later, in order, and the result is the same.
 TEST(TrbeSink, CallsFromInsideTheFlushRequestArePerformedOneDeltaLater)
 {
     eager_unit unit;

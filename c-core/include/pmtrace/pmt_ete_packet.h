@@ -149,11 +149,6 @@ pmt_ete_pkt_status pmt_ete_pkt_trace_on(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_si
  * executed after it (PMT_ETE_PKT_NO_ADDRESS when unknown: periodic sync then waits). */
 pmt_ete_pkt_status pmt_ete_pkt_atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink, bool taken,
                                     uint64_t next);
-/* The common case of pmt_ete_pkt_atom without a sink: the waypoint joins the atoms the encoder
- * holds when no packet is due with it (no Atom packet full, no context to state, no periodic
- * synchronization); true then, with the same effect as pmt_ete_pkt_atom. False: nothing done
- * (trace off, a NULL encoder, a misaligned `next`, or a packet due: call pmt_ete_pkt_atom). */
-bool pmt_ete_pkt_atom_held(pmt_ete_pkt_encoder *enc, bool taken, uint64_t next);
 /* `count` identical waypoints in succession (a loop of one range), each followed by execution at
  * `next`: the atoms of `count` pmt_ete_pkt_atom calls, E runs packed 24 to an Atom format 6
  * packet, with the periodic synchronization every sync_period bytes. *done says how many went

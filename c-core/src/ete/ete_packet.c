@@ -196,7 +196,7 @@ pmt_ete_pkt_status pmt_ete_pkt_atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *
         return st;
     if (next_address != PMT_ETE_PKT_NO_ADDRESS && bad_address(next_address))
         return PMT_ETE_PKT_BAD_ARGUMENT;
-    if (pmt_ete_pkt_atom_held(enc, taken, next_address))
+    if (ete_atom_held(enc, taken, next_address))
         return PMT_ETE_PKT_OK;
     ete_call c;
     open_call(&c, enc, false);
@@ -206,12 +206,6 @@ pmt_ete_pkt_status pmt_ete_pkt_atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *
     ete_put_atom(&c.next, &c.s, taken);
     c.next.current = next_address;
     return finish(enc, &c, sink);
-}
-
-bool pmt_ete_pkt_atom_held(pmt_ete_pkt_encoder *enc, bool taken, uint64_t next)
-{
-    return enc != NULL && (next == PMT_ETE_PKT_NO_ADDRESS || !bad_address(next)) &&
-           ete_atom_held(enc, taken, next);
 }
 
 /* Room a chunk of pmt_ete_pkt_atoms leaves in the stage for its last packets and a sync. */

@@ -46,8 +46,7 @@ static inline bool ete_context_pending(const pmt_ete_pkt_encoder *e)
 
 /* The atom joins the pending ones and no packet can be due (each pending atom takes at most a
  * byte, so a periodic sync cannot be due before the period minus them): pmt_ete_pkt_atom's
- * common case without staging a copy (pmt_ete_pkt_atom_held; inline for the trace unit's
- * per-branch path). */
+ * common case without staging a copy (inline for the trace unit's held reports). */
 static inline bool ete_atom_held(pmt_ete_pkt_encoder *e, bool taken, uint64_t next)
 {
     const uint32_t period = e->config.sync_period;
