@@ -159,8 +159,9 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         if (trc)
             refresh_trap_controls(t); // CPACR_EL1, CPTR_ELx.TTA as they are now
         r = a.read ? sysreg->read_sysreg(enc, value, t) : sysreg->write_sysreg(enc, value, t);
+        // TRCPRGCTLR may have enabled or disabled a trace unit: from the next instruction on.
         if (!a.read && r == PMT_ACCESS_OK && !attached_.empty())
-            update_trace_listeners(); // TRCPRGCTLR may have enabled or disabled a trace unit
+            update_trace_listeners(a.pc + 4);
     }
     switch (r) {
     case PMT_ACCESS_NOT_MINE: return a64_sysreg_action::engine;

@@ -73,18 +73,24 @@ void a64_cpu::add_trace_listener(a64_trace_listener *listener)
     if (!listener || std::find(attached_.begin(), attached_.end(), listener) != attached_.end())
         return;
     attached_.push_back(listener);
-    update_trace_listeners();
+    update_trace_listeners(0);
 }
 
 void a64_cpu::remove_trace_listener(a64_trace_listener *listener)
 {
     attached_.erase(std::remove(attached_.begin(), attached_.end(), listener), attached_.end());
-    update_trace_listeners();
+    update_trace_listeners(0);
 }
 
-// The listeners that want reports now get them: one that did not and does joins, one that did
-// and does not (or was removed) leaves.
 void a64_cpu::update_trace_listeners()
+{
+    update_trace_listeners(engine_->reg(a64_reg::pc));
+}
+
+// The listeners that want reports now get them: one that did not and does joins, from the
+// instruction at `from` (0: the next one seen); one that did and does not (or was removed)
+// leaves.
+void a64_cpu::update_trace_listeners(uint64_t from)
 {
     auto gets = [this](a64_trace_listener *l) {
         return std::find(listeners_.begin(), listeners_.end(), l) != listeners_.end();
@@ -98,26 +104,43 @@ void a64_cpu::update_trace_listeners()
     for (a64_trace_listener *l : attached_) {
         const bool wants = l->wants_reports();
         if (wants && !gets(l))
-            join_trace(l);
+            join_trace(l, from);
         else if (!wants && gets(l))
             listeners_.erase(std::find(listeners_.begin(), listeners_.end(), l));
     }
+    if (late_.listener && !gets(late_.listener))
+        late_ = trace_late{};
     tracing_ = !listeners_.empty();
 }
 
-void a64_cpu::join_trace(a64_trace_listener *listener)
+void a64_cpu::join_trace(a64_trace_listener *listener, uint64_t from)
 {
     if (listeners_.empty()) {
-        // The first report is the context at the next instruction boundary seen.
+        // The first report is the context at the first instruction boundary seen at or after
+        // `from` (trace_retired).
         trace_synced_ = false;
+        trace_from_ = from;
         pending_ = trace_pending{};
     } else {
-        // A listener that joins gets the context now; the open range goes to all.
+        // A listener that joins gets the context now, and the open range from `from` on
+        // (late_start); the others get it whole.
         trace_context_ = trace_context_now();
-        if (trace_synced_)
-            listener->on_context(trace_context_, range_start_);
+        if (trace_synced_) {
+            const uint64_t at = std::max(from, range_start_);
+            listener->on_context(trace_context_, at);
+            if (at != range_start_)
+                late_ = {listener, at};
+        }
     }
     listeners_.push_back(listener);
+}
+
+// The start of the first report to a listener that joined a running trace at late_.from, for
+// a report of the instructions [start, last] (last + 4 == start: none) that all listeners get
+// from `start`: those before late_.from were executed before it joined.
+uint64_t a64_cpu::late_start(uint64_t start, uint64_t last)
+{
+    return std::min(std::max(start, late_.from), last + 4);
 }
 
 // The listeners are told the context at `at`, where the range starts.
@@ -134,8 +157,22 @@ void a64_cpu::trace_sync(uint64_t at)
 
 void a64_cpu::trace_emit(const a64_trace_range &r)
 {
-    for (a64_trace_listener *l : listeners_)
-        l->on_range(r);
+    if (late_.listener) [[unlikely]] {
+        a64_trace_range first = r;
+        first.start = late_start(r.start, r.last);
+        // A range executed wholly before the listener joined is not its (not reached: the open
+        // range at the join ends after the write). A repeated range starts before the join only
+        // if the write is in the loop, which ends its block (no repeats).
+        for (a64_trace_listener *l : listeners_)
+            if (l != late_.listener)
+                l->on_range(r);
+            else if (first.start <= r.last && (r.count == 1 || first.start == r.start))
+                l->on_range(first);
+        late_ = trace_late{};
+    } else {
+        for (a64_trace_listener *l : listeners_)
+            l->on_range(r);
+    }
     range_start_ = range_end_ = r.next;
 }
 
@@ -144,8 +181,13 @@ void a64_cpu::trace_retired(uint64_t begin, uint64_t end)
 {
     if (end <= begin)
         return;
-    if (!trace_synced_)
+    if (!trace_synced_) {
+        // Instructions before the one a listener joined at are not its.
+        if (end <= trace_from_)
+            return;
+        begin = std::max(begin, trace_from_);
         trace_sync(begin);
+    }
     if (pending_.valid)
         trace_next(begin);
     if (begin != range_end_) {
@@ -200,9 +242,7 @@ void a64_cpu::trace_whole(const block_info &b, uint64_t next)
                 next,         1};
             if (!r.taken && next != end)
                 stats_.trace_discontinuities++; // a not-taken branch went elsewhere
-            for (a64_trace_listener *l : listeners_)
-                l->on_range(r);
-            range_start_ = range_end_ = next;
+            trace_emit(r);
             return;
         }
     }
@@ -345,8 +385,11 @@ void a64_cpu::trace_exception(unsigned vector_type, uint32_t ec, uint64_t prefer
     e.from = from;
     e.to = trace_context_now();
     trace_context_ = e.to;
+    a64_trace_exception_taken late = e;
+    late.range_start = late_start(e.range_start, preferred_return - 4);
     for (a64_trace_listener *l : listeners_)
-        l->on_exception(e);
+        l->on_exception(l == late_.listener ? late : e);
+    late_ = trace_late{};
     range_start_ = range_end_ = e.vector;
 }
 
@@ -358,8 +401,10 @@ void a64_cpu::trace_end()
     if (pending_.valid)
         trace_next(pc);
     const a64_trace_end e{end_, range_start_, range_end_};
+    const a64_trace_end late{end_, late_start(range_start_, range_end_ - 4), range_end_};
     for (a64_trace_listener *l : listeners_)
-        l->on_end(e);
+        l->on_end(l == late_.listener ? late : e);
+    late_ = trace_late{};
     range_start_ = range_end_;
 }
 

@@ -83,17 +83,20 @@ std::vector<executed> expand(const a64_exec_log &log)
     return out;
 }
 
-// The executed ranges the trace must show: from the range ending at the ISB after the enable to
-// the last one before the range holding the disabling MSR, those `traced` keeps.
+// The executed ranges the trace must show: from the instruction after the enabling write (the
+// ISB, a range of its own) to the last range before the one holding the disabling MSR, those
+// `traced` keeps.
 template <typename Keep>
 std::vector<executed> window(const capture &c, const std::vector<executed> &all, Keep traced)
 {
-    const uint64_t first_end = c.at("enable_isb") + 4, off = c.at("ete_off");
+    const uint64_t first = c.at("enable_isb"), off = c.at("ete_off");
     std::vector<executed> out;
     bool in = false;
-    for (const executed &x : all) {
-        if (!in && x.end == first_end)
+    for (executed x : all) {
+        if (!in && x.end == first + 4) {
             in = true;
+            x.start = first; // the instructions before it ran with the unit disabled
+        }
         if (in && x.start <= off && off < x.end)
             break;
         if (in && traced(x))

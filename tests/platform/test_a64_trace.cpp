@@ -133,15 +133,23 @@ struct reluctant_listener final : a64_trace_listener {
         std::snprintf(line, sizeof line, "exception %" PRIx64 " %" PRIx64, e.range_start, e.vector);
         records.push_back(line);
     }
-    void on_end(const a64_trace_end &) override { records.push_back("end"); }
+    void on_end(const a64_trace_end &e) override
+    {
+        char line[64];
+        std::snprintf(line, sizeof line, "end %" PRIx64 " %" PRIx64, e.start, e.end);
+        records.push_back(line);
+    }
     bool wants_reports() override { return asked++ >= asked_before_wanting; }
 };
 
-// Runs `program` with `listener` attached before simulation (and removed again if `remove`).
-std::unique_ptr<vp> run_with(const std::string &program, a64_trace_listener *listener, bool remove)
+// Runs `program` with `listener` attached before simulation (and removed again if `remove`),
+// after the execution log if `exec_log`.
+std::unique_ptr<vp> run_with(const std::string &program, a64_trace_listener *listener, bool remove,
+                             bool exec_log = false)
 {
     vp_config config;
     config.cpu_kind = vp_cpu::a64;
+    config.a64.exec_log = exec_log;
     auto p = std::make_unique<vp>("vp", config);
     std::vector<uint8_t> image =
         pmtrace::test::read_image(std::string(PMTRACE_A64_DIR) + "/" + program + ".bin");
@@ -392,7 +400,7 @@ TEST(A64Trace, AListenerThatStartsWantingReportsJoinsWithTheContext)
     uint64_t from = 0;
     ASSERT_EQ(std::sscanf(later.records.front().c_str(), "context %" SCNx64, &from), 1);
     EXPECT_GT(from, pmtrace::test::a64_load_address); // it joined late, not at the start
-    EXPECT_EQ(later.records.back(), "end");
+    EXPECT_EQ(later.records.back().rfind("end ", 0), 0u);
     uint64_t next = 0;
     for (const std::string &r : later.records) {
         uint64_t start = 0, n = 0;
@@ -405,6 +413,48 @@ TEST(A64Trace, AListenerThatStartsWantingReportsJoinsWithTheContext)
         next = n;
     }
     EXPECT_EQ(p->a64->stats().trace_discontinuities, 0u);
+}
+
+// A listener that starts wanting reports at a System register write (trace_join.S) gets the
+// instructions after the write: neither those before it nor the write itself. Alone, the CPU
+// starts the trace there; beside the execution log, which gets the open range whole, the
+// listener's first range starts there.
+std::vector<std::string> join_expected(const labels &a)
+{
+    auto record = [](const char *what, uint64_t x, uint64_t y) {
+        char line[64];
+        std::snprintf(line, sizeof line, "%s %" PRIx64 " %" PRIx64, what, x, y);
+        return std::string(line);
+    };
+    char context[32];
+    std::snprintf(context, sizeof context, "context %" PRIx64, a("after_write"));
+    return {context, record("range", a("after_write"), a("second")),
+            record("end", a("second"), a("hvc_off") + 4)};
+}
+
+TEST(A64Trace, AListenerJoiningAloneStartsAfterTheWrite)
+{
+    reluctant_listener later;
+    later.asked_before_wanting = 1; // attached: no; after the write to PMSELR_EL0: yes
+    std::unique_ptr<vp> p = run_with("trace_join", &later, false);
+    EXPECT_EQ(later.records, join_expected(labels("trace_join")));
+    EXPECT_EQ(p->a64->stats().trace_discontinuities, 0u);
+}
+
+TEST(A64Trace, AListenerJoiningARunningTraceStartsAfterTheWrite)
+{
+    reluctant_listener later;
+    later.asked_before_wanting = 1;
+    std::unique_ptr<vp> p = run_with("trace_join", &later, false, true);
+    const labels a("trace_join");
+    EXPECT_EQ(later.records, join_expected(a));
+    // The execution log, there from the start, gets the range the write is in whole.
+    ASSERT_NE(p->a64->exec_log(), nullptr);
+    expect_lines(*p->a64->exec_log(),
+                 {context(a("_start"), 1),
+                  range(a("_start"), a("start_br"), "direct", true, a("first")),
+                  range(a("first"), a("join_br"), "direct", true, a("second")),
+                  end(a("second"), a("hvc_off") + 4)});
 }
 
 // System register reads the model performs in the middle of a block (trace_sysreg.S): the

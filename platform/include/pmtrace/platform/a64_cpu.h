@@ -167,7 +167,8 @@ class a64_cpu : public sc_core::sc_module,
     // Asks each listener again whether it wants reports (a64_trace_listener::wants_reports). The
     // CPU does so after each System register write it makes to the PE model and after
     // debug_access; a tool that enables a trace unit another way (pe_model::restore, a write
-    // to the core) calls it then.
+    // to the core) calls it then. A listener that joins gets the instructions from the next one
+    // the CPU executes: after the write, or from the engine's pc.
     void update_trace_listeners();
     // The execution log (config.exec_log), or nullptr.
     const a64_exec_log *exec_log() const { return exec_log_.get(); }
@@ -330,7 +331,9 @@ class a64_cpu : public sc_core::sc_module,
     void refresh_trap_controls(const sc_core::sc_time &t);
 
     // The trace listeners' reports (a64_cpu_trace.cpp). Every call is behind `tracing_`.
-    void join_trace(a64_trace_listener *listener);
+    void update_trace_listeners(uint64_t from);
+    void join_trace(a64_trace_listener *listener, uint64_t from);
+    uint64_t late_start(uint64_t start, uint64_t last);
     void trace_retired(uint64_t begin, uint64_t end);
     void trace_whole(const block_info &b, uint64_t next);
     void trace_repeats(const block_info &b, uint64_t runs);
@@ -437,6 +440,14 @@ class a64_cpu : public sc_core::sc_module,
     bool tracing_ = false;                        // !listeners_.empty()
     bool trace_synced_ = false;
     uint64_t range_start_ = 0, range_end_ = 0;
+    // Where a listener that joined starts (the instruction after the write that enabled its
+    // trace unit; 0: at the next instruction seen): trace_from_ while no listener is synced,
+    // late_ for one joining a running trace until its first report (late_start).
+    uint64_t trace_from_ = 0;
+    struct trace_late {
+        a64_trace_listener *listener = nullptr;
+        uint64_t from = 0;
+    } late_;
     struct trace_pending {
         bool valid = false;
         uint64_t last = 0;
