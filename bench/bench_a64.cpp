@@ -13,6 +13,9 @@
 //            disabled: the CPU's reporter is attached but makes no reports (trace off);
 //   pmu+trace as pmu, with the PE's trace unit (FEAT_ETE) tracing the loop into the Trace Buffer
 //            Unit in Fill mode (a 9 MiB buffer in RAM, written through DMI): trace on vs pmu;
+//            the platform's trace unit buffer (1 KiB) holds the bytes of most reports;
+//   pmu+trace/nobuf as pmu+trace without the trace unit buffer (every report with output is
+//            made at its time);
 //   qemu     QEMU's own figure for the same image (loop only), if qemu-system-aarch64 is found.
 // Every case runs in a process of its own (SystemC elaborates once per process), started by this
 // one, in turn, --runs times; the program checks its own results and a wrong run fails the
@@ -202,12 +205,14 @@ uint64_t trace_bytes(uint64_t mode, uint64_t trbptr, uint64_t trbsr)
 }
 
 int run_vp(const std::string &variant, uint64_t mode, uint64_t quantum_ns, bool listen = false,
-           bool with_ete = false)
+           bool with_ete = false, bool unit_buffer = true)
 {
     vp_config config;
     config.cpu_kind = vp_cpu::a64;
     config.ram_size = ram_size;
     config.pe.core.ete.feat_ete = with_ete || (mode & mode_trace) != 0;
+    if (!unit_buffer)
+        config.pe.core.ete.unit_buffer = 0;
     if (quantum_ns)
         config.a64.quantum = sc_core::sc_time(static_cast<double>(quantum_ns), sc_core::SC_NS);
     vp platform("vp", config);
@@ -388,7 +393,8 @@ int parent(const std::string &self, int runs, const std::vector<std::string> &va
                                            {"pmu+mem/1ms", "pmu+mem", "1000000", false},
                                            {"pmu+listen", "pmu+listen", quantum, false},
                                            {"pmu+ete", "pmu+ete", quantum, false},
-                                           {"pmu+trace", "pmu+trace", quantum, false}};
+                                           {"pmu+trace", "pmu+trace", quantum, false},
+                                           {"pmu+trace/nobuf", "pmu+trace/nobuf", quantum, false}};
     std::map<std::string, std::vector<double>> cpu; // "variant case" -> CPU seconds per run
     std::map<std::string, double> instructions;     // "variant case" -> the count it reported
     bool all_ok = true;
@@ -511,6 +517,8 @@ int sc_main(int argc, char *argv[])
         return run_vp(v, mode_pmu, q, false, true);
     if (which == "pmu+trace")
         return run_vp(v, mode_pmu | mode_trace, q);
+    if (which == "pmu+trace/nobuf")
+        return run_vp(v, mode_pmu | mode_trace, q, false, false, false);
     std::fprintf(stderr, "bench_a64: unknown case %s\n", which.c_str());
     return 2;
 }

@@ -106,6 +106,8 @@ struct pmt_ete_trace {
     bool configured;       /* enc was set up from the registers when the unit was enabled */
     bool trigger_seen;     /* ETEEvent 0 signalled the Detected Trigger (once per enable) */
     bool flush_requested;  /* the Trace Buffer Unit asked for a flush during the unit's output */
+    uint16_t buffered;     /* bytes in the trace unit buffer (pmt_ete_config.unit_buffer) */
+    uint8_t buffer[PMT_ETE_UNIT_BUFFER_MAX];
 };
 
 struct pmt_pe_arch {
@@ -316,6 +318,14 @@ pmt_access ete_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);
 pmt_access ete_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value);
 const char *ete_config_error(const pmt_pe_config *c);
 void ete_flush_request(pmt_pe *pe); /* the Trace Buffer Unit's flush (RXRRWP), with FEAT_ETE */
+/* The bytes in the trace unit buffer (pmt_ete_config.unit_buffer) go to the Trace Buffer Unit:
+ * at the start of every call that may need them there (pmt_ete.h lists them). */
+void ete_unit_buffer_drain_slow(pmt_pe *pe);
+static inline void ete_unit_buffer_drain(pmt_pe *pe)
+{
+    if (pe->st.etr.buffered)
+        ete_unit_buffer_drain_slow(pe);
+}
 /* A restored trace generation state holds only values the unit can be in (bools 0 or 1, fewer
  * pending atoms than a packet holds, ...). */
 bool ete_trace_state_valid(const struct pmt_ete_trace *t);

@@ -158,22 +158,28 @@ void a64_cpu::trace_sync(uint64_t at)
 void a64_cpu::trace_emit(const a64_trace_range &r)
 {
     if (late_.listener) [[unlikely]] {
-        a64_trace_range first = r;
-        first.start = late_start(r.start, r.last);
-        // A range executed wholly before the listener joined is not its (not reached: the open
-        // range at the join ends after the write). A repeated range starts before the join only
-        // if the write is in the loop, which ends its block (no repeats).
-        for (a64_trace_listener *l : listeners_)
-            if (l != late_.listener)
-                l->on_range(r);
-            else if (first.start <= r.last && (r.count == 1 || first.start == r.start))
-                l->on_range(first);
-        late_ = trace_late{};
+        trace_emit_late(r);
     } else {
         for (a64_trace_listener *l : listeners_)
             l->on_range(r);
     }
     range_start_ = range_end_ = r.next;
+}
+
+// trace_emit when a listener joined the running trace: its first range starts where it joined.
+void a64_cpu::trace_emit_late(const a64_trace_range &r)
+{
+    a64_trace_range first = r;
+    first.start = late_start(r.start, r.last);
+    // A range executed wholly before the listener joined is not its (not reached: the open range
+    // at the join ends after the write). A repeated range starts before the join only if the
+    // write is in the loop, which ends its block (no repeats).
+    for (a64_trace_listener *l : listeners_)
+        if (l != late_.listener)
+            l->on_range(r);
+        else if (first.start <= r.last && (r.count == 1 || first.start == r.start))
+            l->on_range(first);
+    late_ = trace_late{};
 }
 
 // Instructions [begin, end) retired, in order, after those already seen.

@@ -10,6 +10,9 @@ pmtrace::pe_model_config vp_default_pe()
 {
     pmtrace::pe_model_config c;
     c.core.trbe.feat_trbe = true;
+    // With FEAT_ETE: a 1 KiB trace unit buffer, so that most of the CPU's reports need no time
+    // (pmt_ete_report_range_held; docs/trace.md, "The trace unit buffer").
+    c.core.ete.unit_buffer = 1024;
     c.core.common_events[0] = ~uint64_t{0};
     c.core.common_events[1] = ~uint64_t{0};
     return c;

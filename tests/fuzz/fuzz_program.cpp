@@ -140,6 +140,7 @@ pmt_pe_config config_any(Input &in)
     e.designer = in.u8();
     e.revision = in.u8();
     e.busy_write = static_cast<pmt_ete_busy_write>(in.u8() % 3);
+    e.unit_buffer = bit(46) ? 1024u << (in.u8() % 3) : in.u16() % 5000u;
     return c;
 }
 
@@ -194,6 +195,7 @@ pmt_pe_config config_preset(Input &in)
     c.trbe.erratum_ctxt_sync_after_enable = bit(25);
     c.trbe.pa_bits = bit(18) ? 40 : 48;
     c.ete.feat_ete = bit(19);
+    c.ete.unit_buffer = bit(26) ? 1024 : 0;
     c.feat_ebep = c.feat_ebep || (bit(20) && c.pmu_version >= PMT_PMUV3P9);
     c.sync_values = bit(21) ? PMT_SYNC_VALUES_BEFORE : PMT_SYNC_VALUES_AFTER;
     c.chain_across_ranges = bit(22);
@@ -528,6 +530,11 @@ enum Op : uint8_t {
     OP_QUERY,
     OP_PMU_PROGRAM,
     OP_CONTEXT_SYNC,
+    OP_ETE_PROGRAM,
+    OP_ETE_RANGE,
+    OP_ETE_EXCEPTION,
+    OP_ETE_CONTEXT,
+    OP_ETE_FLUSH,
     OP_COUNT_OF_OPS
 };
 
@@ -564,22 +571,32 @@ static const Op mix_all[] = {OP_STATE,
                              OP_COUNT,
                              OP_MRS,
                              OP_PMU_PROGRAM,
-                             OP_CONTEXT_SYNC};
+                             OP_CONTEXT_SYNC,
+                             OP_ETE_PROGRAM,
+                             OP_ETE_RANGE,
+                             OP_ETE_RANGE,
+                             OP_ETE_EXCEPTION,
+                             OP_ETE_CONTEXT,
+                             OP_ETE_FLUSH};
 static const Op mix_pe[] = {
-    OP_STATE,       OP_STATE_RAW,  OP_MRS,         OP_MSR,        OP_MSR,
-    OP_MSR_HIGH,    OP_COUNT,      OP_COUNT,       OP_CYCLES,     OP_RETIRE,
-    OP_EXC_ENTRY,   OP_EXC_RETURN, OP_DEBUG_ENTRY, OP_DEBUG_EXIT, OP_SNAPSHOT_REQUEST,
-    OP_PC_SAMPLE,   OP_SPE,        OP_FORK,        OP_QUERY,      OP_MRS,
-    OP_PMU_PROGRAM, OP_PMU_PROGRAM};
+    OP_STATE,         OP_STATE_RAW,   OP_MRS,         OP_MSR,        OP_MSR,
+    OP_MSR_HIGH,      OP_COUNT,       OP_COUNT,       OP_CYCLES,     OP_RETIRE,
+    OP_EXC_ENTRY,     OP_EXC_RETURN,  OP_DEBUG_ENTRY, OP_DEBUG_EXIT, OP_SNAPSHOT_REQUEST,
+    OP_PC_SAMPLE,     OP_SPE,         OP_FORK,        OP_QUERY,      OP_MRS,
+    OP_PMU_PROGRAM,   OP_PMU_PROGRAM, OP_ETE_PROGRAM, OP_ETE_RANGE,  OP_ETE_RANGE,
+    OP_ETE_EXCEPTION, OP_ETE_CONTEXT};
 static const Op mix_frames[] = {
     OP_PMU_FRAME, OP_PMU_FRAME, OP_DEBUG_FRAME, OP_TRBE_FRAME, OP_TRBE_FRAME, OP_STATE,
     OP_STATE_RAW, OP_MSR,       OP_MSR_HIGH,    OP_COUNT,      OP_PC_SAMPLE,  OP_FORK,
     OP_QUERY,     OP_TRACE,     OP_MRS,         OP_PMU_FRAME,  OP_PMU_PROGRAM};
-static const Op mix_trbe[] = {
-    OP_TRBE_PROGRAM, OP_TRBE_PROGRAM,   OP_TRACE,     OP_TRACE,     OP_TRACE,       OP_TRIGGER,
-    OP_CSYNC,        OP_FLUSH_COMPLETE, OP_EXT_ABORT, OP_IMPDEF,    OP_MEMPORT,     OP_MEMPORT,
-    OP_MSR,          OP_MSR_HIGH,       OP_MRS,       OP_STATE,     OP_STATE_RAW,   OP_TRBE_FRAME,
-    OP_FORK,         OP_COUNT,          OP_QUERY,     OP_EXC_ENTRY, OP_CONTEXT_SYNC};
+static const Op mix_trbe[] = {OP_TRBE_PROGRAM, OP_TRBE_PROGRAM, OP_TRACE,        OP_TRACE,
+                              OP_TRACE,        OP_TRIGGER,      OP_CSYNC,        OP_FLUSH_COMPLETE,
+                              OP_EXT_ABORT,    OP_IMPDEF,       OP_MEMPORT,      OP_MEMPORT,
+                              OP_MSR,          OP_MSR_HIGH,     OP_MRS,          OP_STATE,
+                              OP_STATE_RAW,    OP_TRBE_FRAME,   OP_FORK,         OP_COUNT,
+                              OP_QUERY,        OP_EXC_ENTRY,    OP_CONTEXT_SYNC, OP_ETE_PROGRAM,
+                              OP_ETE_RANGE,    OP_ETE_RANGE,    OP_ETE_RANGE,    OP_ETE_EXCEPTION,
+                              OP_ETE_FLUSH};
 
 template <size_t N> static Op pick(const Op (&ops)[N], uint8_t b)
 {
@@ -589,7 +606,7 @@ template <size_t N> static Op pick(const Op (&ops)[N], uint8_t b)
 // A decoded operation: the same on both models.
 struct Decoded {
     Op op = OP_QUERY;
-    uint64_t a = 0, b = 0, c = 0, d = 0;
+    uint64_t a = 0, b = 0, c = 0, d = 0, e = 0;
     pmt_pe_state st{};
     pmt_pc_sample smp{};
     pmt_sysreg enc{};
@@ -796,6 +813,31 @@ static Decoded decode(Input &in, Mix mix, const pmt_pe_config &cfg)
         p.trfcr = in.u8() & 0x63;
         break;
     }
+    case OP_ETE_PROGRAM:         // TRCCONFIGR, TRCVICTLR, TRCSYNCPR, then TRCPRGCTLR
+        d.a = in.u16() & 0x18C1; // BB, CCI, CID, VMID, TS, RS
+        d.b = in.u8() & 1 ? 0x201 : in.u32();
+        d.c = in.u8() % 24;
+        d.d = in.u8() & 1;
+        break;
+    case OP_ETE_RANGE: { // mostly well-formed ranges in one page of code; a few of anything
+        const uint8_t f = in.u8();
+        const uint64_t code = 0x40000000;
+        d.a = (f & 0xC0) ? code + uint64_t{in.u8()} * 4 : in.value();     // start
+        d.b = (f & 0xC0) ? d.a + uint64_t{in.u8() % 8u} * 4 : in.value(); // last
+        d.c = (f & 0x30) ? code + uint64_t{in.u8()} * 4 : in.value();     // next
+        d.d = uint64_t{f & 7u} | uint64_t{(f >> 3) & 1u} << 3;            // kind, taken
+        d.e = in.u8() % 4 == 0 ? 2 + in.u16() % 300u : 1;                 // count: repeated ranges
+        break;
+    }
+    case OP_ETE_EXCEPTION:
+        d.a = in.u8();                                                        // type
+        d.b = 0x40000000 + uint64_t{in.u8()} * 4;                             // range start
+        d.c = d.b + uint64_t{in.u8() % 8u} * 4 - (in.u8() % 16 == 0 ? 4 : 0); // preferred return
+        break;
+    case OP_ETE_CONTEXT:
+        d.a = in.u32();
+        d.b = in.u32();
+        break;
     case OP_TRACE: {
         uint8_t s = in.u8();
         switch (s & 3) {
@@ -993,6 +1035,38 @@ static void apply(Rig &r, const Decoded &d)
     case OP_TRIGGER: r.rec(T_RESULT, static_cast<uint64_t>(pmt_trbe_detected_trigger(pe))); break;
     case OP_CSYNC: r.rec(T_RESULT, static_cast<uint64_t>(pmt_trbe_tsb_csync(pe))); break;
     case OP_CONTEXT_SYNC: r.rec(T_RESULT, static_cast<uint64_t>(pmt_pe_context_sync(pe))); break;
+    case OP_ETE_PROGRAM: {
+        auto msr = [&](pmt_reg_id id, uint64_t v) {
+            r.rec(T_RESULT, pmt_pe_sysreg_write(pe, pmt_sysreg_encode({id, 0}), v));
+        };
+        msr(PMT_REG_TRCPRGCTLR, 0);
+        msr(PMT_REG_TRCCONFIGR, d.a);
+        msr(PMT_REG_TRCVICTLR, d.b);
+        msr(PMT_REG_TRCSYNCPR, d.c);
+        msr(PMT_REG_TRCTRACEIDR, 0x10);
+        msr(PMT_REG_TRCPRGCTLR, d.d);
+        break;
+    }
+    case OP_ETE_RANGE: {
+        // As a CPU reports (platform/src/ete_reporter.cpp): held when it can be, else at its time.
+        const pmt_ete_range range{d.a, d.b, static_cast<pmt_ete_p0>(d.d & 7), (d.d & 8) != 0,
+                                  d.c, d.e};
+        if (pmt_ete_report_range_held(pe, &range))
+            r.rec(T_RESULT, 1);
+        else
+            r.rec(T_RESULT, static_cast<uint64_t>(pmt_ete_report_range(pe, &range)));
+        break;
+    }
+    case OP_ETE_EXCEPTION: {
+        const pmt_ete_exception_taken e{static_cast<pmt_ete_exception>(d.a), d.b, d.c};
+        r.rec(T_RESULT, static_cast<uint64_t>(pmt_ete_report_exception(pe, &e)));
+        break;
+    }
+    case OP_ETE_CONTEXT:
+        r.rec(T_RESULT, static_cast<uint64_t>(pmt_ete_report_context_ids(
+                            pe, static_cast<uint32_t>(d.a), static_cast<uint32_t>(d.b))));
+        break;
+    case OP_ETE_FLUSH: r.rec(T_RESULT, static_cast<uint64_t>(pmt_ete_flush(pe))); break;
     case OP_FLUSH_COMPLETE:
         r.rec(T_RESULT, static_cast<uint64_t>(pmt_trbe_flush_complete(pe)));
         break;

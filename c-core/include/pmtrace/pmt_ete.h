@@ -30,11 +30,14 @@ typedef enum pmt_ete_busy_write {
     PMT_ETE_BUSY_WRITE_IGNORED = 1  /* the write is ignored */
 } pmt_ete_busy_write;
 
-#define PMT_ETE_MAX_AC_PAIRS   8  /* TRCIDR4.NUMACPAIRS */
-#define PMT_ETE_MAX_CTX_COMPS  8  /* TRCIDR4.NUMCIDC, TRCIDR4.NUMVMIDC */
-#define PMT_ETE_MAX_RS_PAIRS   16 /* TRCIDR4.NUMRSPAIR + 1 */
-#define PMT_ETE_MAX_CLAIM_TAGS 32
-#define PMT_ETE_MAX_EXT_IN_SEL 4 /* TRCIDR5.NUMEXTINSEL */
+#define PMT_ETE_MAX_AC_PAIRS    8  /* TRCIDR4.NUMACPAIRS */
+#define PMT_ETE_MAX_CTX_COMPS   8  /* TRCIDR4.NUMCIDC, TRCIDR4.NUMVMIDC */
+#define PMT_ETE_MAX_RS_PAIRS    16 /* TRCIDR4.NUMRSPAIR + 1 */
+#define PMT_ETE_MAX_CLAIM_TAGS  32
+/* The trace unit buffer's size when there is one (pmt_ete_config.unit_buffer). */
+#define PMT_ETE_UNIT_BUFFER_MIN 1024
+#define PMT_ETE_UNIT_BUFFER_MAX 4096
+#define PMT_ETE_MAX_EXT_IN_SEL  4 /* TRCIDR5.NUMEXTINSEL */
 
 typedef struct pmt_ete_config {
     bool feat_ete; /* FEAT_ETE with System register access (FEAT_TRC_SR); default false */
@@ -69,6 +72,11 @@ typedef struct pmt_ete_config {
                                 ATB) with a trace ID exists (else 0b000000, TRCTRACEIDR.TRACEID is
                                 RES0); default true */
     unsigned num_claim_tags; /* claim tag bits of TRCCLAIMSET/CLR, 0..32; default 4 */
+    /* The trace unit buffer (TRCSTALLCTLR's term): 0, none (default): the bytes of each report
+     * go to the Trace Buffer Unit within the report. Else its size in bytes,
+     * PMT_ETE_UNIT_BUFFER_MIN..MAX: a held report's bytes wait there, and the Trace Buffer Unit
+     * takes them at the next call that is not a held report (pmt_ete_report_range_held). */
+    unsigned unit_buffer;
     /* Identification. */
     uint8_t designer; /* TRCIDR1.DESIGNER (as MIDR_EL1.Implementer); default 0x41 (Arm) */
     uint8_t revision; /* TRCIDR1.REVISION; default 0 */
@@ -115,11 +123,21 @@ typedef struct pmt_ete_range {
 
 /* The instructions of a range, then its P0 element. */
 pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *range);
-/* The same report when it has no effect but on the trace unit's own state: the unit is disabled,
- * or the range's atom joins those the unit holds (no packet due, no event, trace on where it
- * starts). Such a report outputs no trace and takes no timestamp, so a platform need not bring
- * the PE's clock to the time of the call. True: reported. False: nothing done; make the report
- * with pmt_ete_report_range, at its time (it also refuses what is not a valid report). */
+/* The same report when it needs no time: it gives the Trace Buffer Unit nothing and takes no
+ * timestamp, so a platform need not bring the PE's clock to the time of the call. That is when
+ * the unit is disabled, or the range's atom joins those the unit holds (no packet due, no event,
+ * trace on where it starts), or, with a trace unit buffer (pmt_ete_config.unit_buffer), when
+ * the report's bytes go there: a range that runs once, traced as a whole (ViewInst without
+ * comparators) or not at all, no event selected, no exception to resolve, no Timestamp due, and
+ * room for the longest such report. True: reported. False: nothing done; make the report with
+ * pmt_ete_report_range, at its time (it also refuses what is not a valid report).
+ *
+ * The bytes in the trace unit buffer go to the Trace Buffer Unit, before anything else, at the
+ * next call to this PE that may need them there: every other report (pmt_ete_report_*,
+ * pmt_ete_flush), pmt_pe_set_state, pmt_pe_context_sync, pmt_pe_sysreg_write,
+ * pmt_*_ext_write, pmt_trbe_trace, pmt_trbe_tsb_csync, and an event the unit takes (a flush the
+ * Trace Buffer Unit requests, an External Input). Reads do not move them: trace is guaranteed in
+ * the Trace Buffer Unit's registers and memory only after a TSB CSYNC (D6.6). */
 bool pmt_ete_report_range_held(pmt_pe *pe, const pmt_ete_range *range);
 
 /* Whether reports can change what the trace unit outputs. False while the unit is disabled

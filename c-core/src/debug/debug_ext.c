@@ -145,6 +145,7 @@ pmt_ext_status pmt_debug_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, p
     (void)from;
     if (!pe)
         return PMT_EXT_ERROR;
+    ete_unit_buffer_drain(pe);
     enum ed_reg reg = ED_NONE;
     pmt_ext_status st = begin(pe, offset, size, &reg);
     if (st != PMT_EXT_OK)

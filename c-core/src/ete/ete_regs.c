@@ -476,5 +476,8 @@ const char *ete_config_error(const pmt_pe_config *c)
         return "ete.revision (TRCIDR1.REVISION) is 4 bits";
     if ((unsigned)e->busy_write > (unsigned)PMT_ETE_BUSY_WRITE_IGNORED)
         return "ete.busy_write is not a pmt_ete_busy_write";
+    if (e->unit_buffer &&
+        (e->unit_buffer < PMT_ETE_UNIT_BUFFER_MIN || e->unit_buffer > PMT_ETE_UNIT_BUFFER_MAX))
+        return "ete.unit_buffer (the trace unit buffer) must be 0 or 1024..4096 bytes";
     return NULL;
 }

@@ -9,7 +9,9 @@
  *
  * The encoder's state is in pe->st.etr (saved with the rest); the bytes of one report gather in
  * a sink on the stack and go to the Trace Buffer Unit, which accepts everything (it never applies
- * back-pressure: pmt_trbe.h), when the sink is nearly full and at the end of the report.
+ * back-pressure: pmt_trbe.h), when the sink is nearly full and at the end of the report. With a
+ * trace unit buffer (pmt_ete_config.unit_buffer), a held report's bytes gather there instead,
+ * and go to the Trace Buffer Unit first at the next call that is not a held report.
  */
 #include "ete_internal.h"
 #include "ete_packet_internal.h"
@@ -19,6 +21,7 @@
 /* The bytes one report produces, before they go to the Trace Buffer Unit. */
 typedef struct ete_out {
     pmt_pe *pe;
+    bool held; /* the sink is the free part of the trace unit buffer (out_open_held) */
     pmt_ete_pkt_sink sink;
     uint8_t buf[2048];
 } ete_out;
@@ -26,23 +29,56 @@ typedef struct ete_out {
 static void out_open(ete_out *o, pmt_pe *pe)
 {
     o->pe = pe;
+    o->held = false;
     o->sink.data = o->buf;
     o->sink.capacity = sizeof o->buf;
+    o->sink.length = 0;
+}
+
+/* A held report's bytes go straight into the trace unit buffer. */
+static void out_open_held(ete_out *o, pmt_pe *pe)
+{
+    struct pmt_ete_trace *t = &pe->st.etr;
+    o->pe = pe;
+    o->held = true;
+    o->sink.data = t->buffer + t->buffered;
+    o->sink.capacity = pe->cfg.ete.unit_buffer - t->buffered;
     o->sink.length = 0;
 }
 
 static void complete_requested_flush(pmt_pe *pe);
 static void external_events(struct ete_out *o, unsigned extin);
 
-/* The gathered bytes go to the Trace Buffer Unit. A flush it requests meanwhile (a Trigger Event
- * in Stop or IRQ on trigger mode) completes once these bytes are in (RRWJNN). */
+static void to_trace_buffer_unit(pmt_pe *pe, const uint8_t *bytes, size_t n)
+{
+    if (pe->cfg.trbe.feat_trbe)
+        (void)pmt_trbe_trace(pe, bytes, n, NULL);
+}
+
+/* The gathered bytes go to the Trace Buffer Unit, after those in the trace unit buffer (a held
+ * report's stay there). A flush it requests meanwhile (a Trigger Event in Stop or IRQ on trigger
+ * mode) completes once these bytes are in (RRWJNN). */
 static void out_push(ete_out *o)
 {
     pmt_pe *pe = o->pe;
-    if (o->sink.length) {
+    struct pmt_ete_trace *t = &pe->st.etr;
+    if (o->held) {
+        t->buffered = (uint16_t)(t->buffered + o->sink.length);
+        pe->ete_stats.bytes += o->sink.length;
+        o->sink.data += o->sink.length;
+        o->sink.capacity -= o->sink.length;
+        o->sink.length = 0;
+        return;
+    }
+    if (t->buffered || o->sink.length) {
         pe->ete_in_output = true;
-        if (pe->cfg.trbe.feat_trbe)
-            (void)pmt_trbe_trace(pe, o->sink.data, o->sink.length, NULL);
+        if (t->buffered) {
+            const size_t n = t->buffered;
+            t->buffered = 0;
+            to_trace_buffer_unit(pe, t->buffer, n);
+        }
+        if (o->sink.length)
+            to_trace_buffer_unit(pe, o->sink.data, o->sink.length);
         pe->ete_in_output = false;
         pe->ete_stats.bytes += o->sink.length;
         o->sink.length = 0;
@@ -374,10 +410,44 @@ static inline bool range_valid(const pmt_ete_range *r)
            (r->count == 1 || r->next == r->start) && (unsigned)r->kind <= PMT_ETE_P0_WFX;
 }
 
-/* The report of a valid range when it outputs nothing and needs no time: the unit is disabled
- * (instructions() finds nothing traced and nothing to end), or the range is just its P0 element
- * and the encoder holds the atom. Only the unit's state changes, as pmt_ete_report_range's other
- * paths would change it. False: nothing done. */
+/* The longest output of a report the trace unit buffer takes (buffer_takes): trace_at's Trace
+ * On, or its Context and Address packets, then p0_element's atom; each encoder call appends at
+ * most PMT_ETE_PKT_MAX_CALL_BYTES, so room() never pushes. */
+#define BUFFER_REPORT_MAX    (3u * PMT_ETE_PKT_MAX_CALL_BYTES)
+/* What such a report adds to the stream's bytes when trace is on in the stated context: the
+ * pending atoms (a byte each at most), an Address packet (9 bytes at most) and the new atom. */
+#define BUFFER_REPORT_STREAM (PMT_ETE_PKT_MAX_PENDING_ATOMS + 9u + 1u)
+
+/* The trace unit buffer can take the report of the valid range `r`, and it needs no time: it
+ * runs once, instructions() finds it traced as a whole (no ViewInst comparator) or not at all,
+ * no event can occur (no Event packet, Detected Trigger or TRCTSCTLR Timestamp), no exception
+ * is pending, and no Timestamp can follow a synchronization (timestamps off, or trace on in the
+ * stated context with the periodic synchronization more than the report's bytes away). */
+static inline bool buffer_takes(pmt_pe *pe, const pmt_ete_range *r)
+{
+    const struct pmt_ete_trace *t = &pe->st.etr;
+    const pmt_ete_pkt_encoder *e = &t->enc;
+    bool traced = false;
+    if (pe->cfg.ete.unit_buffer - t->buffered < BUFFER_REPORT_MAX || r->count != 1 ||
+        r->kind == PMT_ETE_P0_WFX || t->exc_pending || !ete_viewinst_fixed(pe, &traced))
+        return false;
+    if (!traced)
+        return true; /* at most the Trace Off of trace_off */
+    const struct ete_filter_cache *f = ete_filter_now(pe);
+    if (f->events)
+        return false;
+    if (!e->config.ts)
+        return true;
+    return e->on && !ete_context_pending(e) && same_context(&f->ctx, &e->ctx) &&
+           (e->config.sync_period == 0 ||
+            e->emitted + e->atom_count + BUFFER_REPORT_STREAM - e->last_sync <
+                e->config.sync_period);
+}
+
+/* The report of a valid range when it needs no time (pmt_ete_report_range_held): the unit is
+ * disabled (instructions() finds nothing traced and nothing to end), or the range is just its P0
+ * element and the encoder holds the atom, or the trace unit buffer takes its bytes. The unit's
+ * state changes as pmt_ete_report_range would change it. False: nothing done. */
 static inline bool report_held(pmt_pe *pe, const pmt_ete_range *r)
 {
     struct pmt_ete_trace *t = &pe->st.etr;
@@ -387,17 +457,34 @@ static inline bool report_held(pmt_pe *pe, const pmt_ete_range *r)
         if (t->enc.on || t->exc_pending)
             return false;
         t->address_due = NO_ADDRESS; /* as trace_off */
-    } else {
-        /* A synchronization since the last Timestamp: after_call's Timestamp is due. */
-        if (r->kind == PMT_ETE_P0_WFX || t->enc.syncs != t->ts_syncs || !just_p0(pe, r) ||
-            !ete_atom_held(&t->enc, r->taken, r->next))
-            return false;
+    } else if (t->enc.syncs != t->ts_syncs) {
+        return false; /* a synchronization since the last Timestamp: after_call's is due */
+    } else if (r->kind != PMT_ETE_P0_WFX && just_p0(pe, r) &&
+               ete_atom_held(&t->enc, r->taken, r->next)) {
         p0_traced(pe, r);
+    } else if (pe->cfg.ete.unit_buffer && buffer_takes(pe, r)) {
+        pe->ete_stats.ranges++;
+        note_start(pe, r->start);
+        ete_out o;
+        out_open_held(&o, pe);
+        instructions(&o, r->start, r->last, r);
+        out_push(&o);
+        t->expected = r->next;
+        return true;
+    } else {
+        return false;
     }
     pe->ete_stats.ranges++;
     note_start(pe, r->start);
     t->expected = r->next;
     return true;
+}
+
+void ete_unit_buffer_drain_slow(pmt_pe *pe)
+{
+    ete_out o;
+    out_open(&o, pe);
+    out_push(&o);
 }
 
 bool pmt_ete_report_range_held(pmt_pe *pe, const pmt_ete_range *r)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "PMT2": the layout of pmt_pe_state; the number goes up when it changes. */
-#define PMT_STATE_MAGIC 0x504D5432u
+/* "PMT3": the layout of pmt_pe_state; the number goes up when it changes. */
+#define PMT_STATE_MAGIC 0x504D5433u
 
 void pe_log(const pmt_pe *pe, const char *fmt, ...)
 {
@@ -313,6 +313,7 @@ pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size)
     if (st.magic != PMT_STATE_MAGIC || st.size != sizeof st || !arch_bools_valid(&st) ||
         state_error(pe, &st.pe) || state_contradiction(pe, &st.pe) ||
         st.trbe.nbuf > PMT_TRBE_MAX_UNIT || !trbe_errata_state_valid(pe, &st.trbe) ||
+        st.etr.buffered > pe->cfg.ete.unit_buffer ||
         (st.trbe.nbuf && (st.trbe.ptr & ((UINT64_C(1) << pe->cfg.trbe.align) - 1)) + st.trbe.nbuf >
                              (UINT64_C(1) << pe->cfg.trbe.align))) {
         pe_log(pe, "pmt_pe_restore: not a saved pmtrace state");
@@ -372,6 +373,7 @@ pmt_status pmt_pe_set_state(pmt_pe *pe, const pmt_pe_state *state)
         pe_log(pe, "pmt_pe_set_state: the state contradicts itself: %s", why);
         return PMT_ERR_ARG;
     }
+    ete_unit_buffer_drain(pe); /* generated in the state before */
     pmu_sync_before_change(pe);
     pmu_flush(pe);
     pe->st.pe = s;
@@ -393,6 +395,7 @@ pmt_status pmt_pe_context_sync(pmt_pe *pe)
 {
     if (!pe)
         return PMT_ERR_NULL;
+    ete_unit_buffer_drain(pe);
     trbe_errata_context_sync(pe);
     return PMT_OK;
 }
@@ -551,9 +554,10 @@ pmt_access pmt_pe_sysreg_write(pmt_pe *pe, pmt_sysreg enc, uint64_t value)
     if (!pe)
         return PMT_ACCESS_NOT_MINE;
     pmt_reg_ref reg = pmt_sysreg_decode(enc);
-    if (reg.id == PMT_REG_MDCR_EL2 || reg.id == PMT_REG_MDCR_EL3)
-        return mdcr_access(pe, reg.id, true, &value);
     if (reg.id == PMT_REG_NONE)
         return PMT_ACCESS_NOT_MINE;
+    ete_unit_buffer_drain(pe);
+    if (reg.id == PMT_REG_MDCR_EL2 || reg.id == PMT_REG_MDCR_EL3)
+        return mdcr_access(pe, reg.id, true, &value);
     return pe_reg_write(pe, reg, value);
 }

@@ -469,6 +469,7 @@ pmt_ext_status pmt_pmu_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pmt
 {
     if (!pe)
         return PMT_EXT_ERROR;
+    ete_unit_buffer_drain(pe);
     struct ext_target t;
     pmt_ext_status st = begin(pe, offset, size, from, &t);
     if (st != PMT_EXT_OK)

@@ -241,6 +241,7 @@ pmt_ext_status pmt_trbe_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pm
 {
     if (!pe)
         return PMT_EXT_ERROR;
+    ete_unit_buffer_drain(pe);
     struct ext_target t;
     bool reserved;
     pmt_ext_status st = begin(pe, offset, size, from, &t, &reserved);

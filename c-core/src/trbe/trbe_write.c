@@ -261,6 +261,7 @@ pmt_status pmt_trbe_trace(pmt_pe *pe, const uint8_t *bytes, size_t n, size_t *ac
         return PMT_ERR_NULL;
     if (!pe->cfg.trbe.feat_trbe)
         return PMT_ERR_NOT_IMPLEMENTED;
+    ete_unit_buffer_drain(pe); /* the trace unit's bytes came first */
     if (accepted)
         *accepted = n;
     pe->trbe_refused = false;
@@ -354,6 +355,7 @@ pmt_status pmt_trbe_tsb_csync(pmt_pe *pe)
         return PMT_ERR_NULL;
     if (!pe->cfg.trbe.feat_trbe)
         return PMT_ERR_NOT_IMPLEMENTED;
+    ete_unit_buffer_drain(pe); /* trace generated before the TSB CSYNC */
     pe->trbe_refused = false;
     trbe_drain(pe);
     pe->st.trbe.disable_undrained = false; /* erratum_drain_after_disable: drained */

@@ -340,6 +340,7 @@ class a64_cpu : public sc_core::sc_module,
     void trace_next(uint64_t next);
     void trace_sync(uint64_t at);
     void trace_emit(const a64_trace_range &r);
+    [[gnu::noinline]] void trace_emit_late(const a64_trace_range &r);
     void trace_context_check(uint64_t next);
     a64_trace_context trace_context_now();
     void trace_exception(unsigned vector_type, uint32_t ec, uint64_t preferred_return,

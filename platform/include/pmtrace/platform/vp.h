@@ -48,9 +48,10 @@ constexpr uint64_t trbe_frame_base = 0x0C02'0000; // FEAT_TRBE_EXT (else every a
 constexpr uint64_t trbe_frame_size = 0x1000;
 } // namespace virt
 
-// The PE the platform has by default: pe_model_config's defaults, with FEAT_TRBE and every common
-// event listed in PMCEID (the host-driven CPU's workloads report any; the AArch64 CPU replaces
-// the list with its own: vp_config::a64_pmceid).
+// The PE the platform has by default: pe_model_config's defaults, with FEAT_TRBE, a 1 KiB trace
+// unit buffer when FEAT_ETE is on (pmt_ete_config.unit_buffer), and every common event listed in
+// PMCEID (the host-driven CPU's workloads report any; the AArch64 CPU replaces the list with its
+// own: vp_config::a64_pmceid).
 pmtrace::pe_model_config vp_default_pe();
 
 // Which CPU runs the software: the host-driven CPU (sw/ apps through the HAL, cpu.h) or the
