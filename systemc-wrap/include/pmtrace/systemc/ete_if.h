@@ -20,8 +20,9 @@ class ete_report_if : public virtual sc_core::sc_interface
 {
   public:
     virtual pmt_status report_range(const pmt_ete_range &range, const sc_core::sc_time &offset) = 0;
-    // The same report when it needs no time (pmt_ete_report_range_held: the trace unit only
-    // holds its atom, or is disabled), which a CPU tries first to spare itself its local time.
+    // The same report when it needs no time (pmt_ete_report_range_held: the trace unit holds its
+    // atom, or its bytes in the trace unit buffer, or is disabled), which a CPU tries first to
+    // spare itself its local time.
     // False: nothing done; make the report with report_range.
     virtual bool report_range_held(const pmt_ete_range &range) = 0;
     // Whether reports can change what the trace unit outputs (pmt_ete_wants_reports): false while
