@@ -108,8 +108,9 @@ void a64_cpu::update_trace_listeners(uint64_t from)
         else if (!wants && gets(l))
             listeners_.erase(std::find(listeners_.begin(), listeners_.end(), l));
     }
-    if (late_.listener && !gets(late_.listener))
-        late_ = trace_late{};
+    late_.erase(std::remove_if(late_.begin(), late_.end(),
+                               [&](const trace_late &l) { return !gets(l.listener); }),
+                late_.end());
     tracing_ = !listeners_.empty();
 }
 
@@ -123,24 +124,39 @@ void a64_cpu::join_trace(a64_trace_listener *listener, uint64_t from)
         pending_ = trace_pending{};
     } else {
         // A listener that joins gets the context now, and the open range from `from` on
-        // (late_start); the others get it whole.
+        // (late_, trace_emit_late); the others get it whole. A branch still pending ended a
+        // range that ran before the join: the joiner's first range starts at its target, `from`
+        // (the engine's pc). Otherwise the open range is straight-line code up to `from`.
         trace_context_ = trace_context_now();
         if (trace_synced_) {
-            const uint64_t at = std::max(from, range_start_);
-            listener->on_context(trace_context_, at);
-            if (at != range_start_)
-                late_ = {listener, at};
+            if (from && pending_.valid) {
+                listener->on_context(trace_context_, from);
+                late_.push_back({listener, from, true});
+            } else {
+                const uint64_t at = std::max(from, range_start_);
+                listener->on_context(trace_context_, at);
+                if (at != range_start_)
+                    late_.push_back({listener, at, false});
+            }
         }
     }
     listeners_.push_back(listener);
 }
 
-// The start of the first report to a listener that joined a running trace at late_.from, for
-// a report of the instructions [start, last] (last + 4 == start: none) that all listeners get
-// from `start`: those before late_.from were executed before it joined.
-uint64_t a64_cpu::late_start(uint64_t start, uint64_t last)
+a64_cpu::trace_late *a64_cpu::late_of(a64_trace_listener *listener)
 {
-    return std::min(std::max(start, late_.from), last + 4);
+    for (trace_late &l : late_)
+        if (l.listener == listener)
+            return &l;
+    return nullptr;
+}
+
+// The start of the first report to a listener that joined a running trace at l.from, for a
+// report of the instructions [start, last] (last + 4 == start: none) that all listeners get from
+// `start`: those before l.from (in the same straight-line run) were executed before it joined.
+uint64_t a64_cpu::late_start(const trace_late &l, uint64_t start, uint64_t last)
+{
+    return std::min(std::max(start, l.from), last + 4);
 }
 
 // The listeners are told the context at `at`, where the range starts.
@@ -157,7 +173,7 @@ void a64_cpu::trace_sync(uint64_t at)
 
 void a64_cpu::trace_emit(const a64_trace_range &r)
 {
-    if (late_.listener) [[unlikely]] {
+    if (!late_.empty()) [[unlikely]] {
         trace_emit_late(r);
     } else {
         for (a64_trace_listener *l : listeners_)
@@ -166,20 +182,31 @@ void a64_cpu::trace_emit(const a64_trace_range &r)
     range_start_ = range_end_ = r.next;
 }
 
-// trace_emit when a listener joined the running trace: its first range starts where it joined.
+// trace_emit when listeners joined the running trace: the first range of each starts where it
+// joined, and the range of a branch pending at the join is not its.
 void a64_cpu::trace_emit_late(const a64_trace_range &r)
 {
-    a64_trace_range first = r;
-    first.start = late_start(r.start, r.last);
-    // A range executed wholly before the listener joined is not its (not reached: the open range
-    // at the join ends after the write). A repeated range starts before the join only if the
-    // write is in the loop, which ends its block (no repeats).
-    for (a64_trace_listener *l : listeners_)
-        if (l != late_.listener)
+    for (a64_trace_listener *l : listeners_) {
+        trace_late *late = late_of(l);
+        if (!late) {
             l->on_range(r);
-        else if (first.start <= r.last && (r.count == 1 || first.start == r.start))
+            continue;
+        }
+        if (late->skip) {
+            late->skip = false; // the next range starts at the branch's target, where it joined
+            continue;
+        }
+        // A repeated range starts before the join only if the write is in the loop, which ends
+        // its block (no repeats).
+        a64_trace_range first = r;
+        first.start = late_start(*late, r.start, r.last);
+        if (first.start <= r.last && (r.count == 1 || first.start == r.start))
             l->on_range(first);
-    late_ = trace_late{};
+        late->listener = nullptr;
+    }
+    late_.erase(
+        std::remove_if(late_.begin(), late_.end(), [](const trace_late &l) { return !l.listener; }),
+        late_.end());
 }
 
 // Instructions [begin, end) retired, in order, after those already seen.
@@ -391,11 +418,14 @@ void a64_cpu::trace_exception(unsigned vector_type, uint32_t ec, uint64_t prefer
     e.from = from;
     e.to = trace_context_now();
     trace_context_ = e.to;
-    a64_trace_exception_taken late = e;
-    late.range_start = late_start(e.range_start, preferred_return - 4);
-    for (a64_trace_listener *l : listeners_)
-        l->on_exception(l == late_.listener ? late : e);
-    late_ = trace_late{};
+    for (a64_trace_listener *l : listeners_) {
+        const trace_late *late = late_of(l);
+        a64_trace_exception_taken x = e;
+        if (late)
+            x.range_start = late_start(*late, e.range_start, preferred_return - 4);
+        l->on_exception(x);
+    }
+    late_.clear();
     range_start_ = range_end_ = e.vector;
 }
 
@@ -406,11 +436,14 @@ void a64_cpu::trace_end()
         trace_sync(pc);
     if (pending_.valid)
         trace_next(pc);
-    const a64_trace_end e{end_, range_start_, range_end_};
-    const a64_trace_end late{end_, late_start(range_start_, range_end_ - 4), range_end_};
-    for (a64_trace_listener *l : listeners_)
-        l->on_end(l == late_.listener ? late : e);
-    late_ = trace_late{};
+    for (a64_trace_listener *l : listeners_) {
+        const trace_late *late = late_of(l);
+        a64_trace_end e{end_, range_start_, range_end_};
+        if (late)
+            e.start = late_start(*late, range_start_, range_end_ - 4);
+        l->on_end(e);
+    }
+    late_.clear();
     range_start_ = range_end_;
 }
 

@@ -36,6 +36,13 @@ class EteUnitBuffer : public EteTrace
         EXPECT_EQ(pmt_trbe_get_status(pe, &s), PMT_OK);
         return n + s.buffered;
     }
+    // A timestamp source whose every answer is a new value.
+    static uint64_t rising_timestamp(void *u, pmt_ete_timebase)
+    {
+        auto *t = static_cast<EteUnitBuffer *>(u);
+        t->ts_asked++;
+        return t->ts_value += 0x100;
+    }
     // Bytes in the trace unit buffer: made by the unit, not yet taken.
     uint64_t waiting() { return stats().bytes - taken(); }
 
@@ -109,6 +116,13 @@ TEST_F(EteUnitBuffer, TheBytesGoOutAtTheNextCallThatIsNotAHeldReport)
         {"pmt_pmu_ext_write",
          [&] { (void)pmt_pmu_ext_write(pe, 0xFFC, 4, PMT_SS_NONSECURE, true, 0); }},
         {"pmt_ete_flush", [&] { EXPECT_EQ(pmt_ete_flush(pe), PMT_OK); }},
+        {"pmt_ete_report_context_ids",
+         [&] { EXPECT_EQ(pmt_ete_report_context_ids(pe, 0, 0), PMT_OK); }},
+        {"pmt_trbe_set_callbacks",
+         [&] {
+             const pmt_trbe_callbacks cb = trbe_callbacks();
+             EXPECT_EQ(pmt_trbe_set_callbacks(pe, &cb), PMT_OK);
+         }},
         {"pmt_ete_report_range",
          [&] {
              // The loop's next run made at its time: the buffer's bytes go before its own.
@@ -148,8 +162,9 @@ TEST_F(EteUnitBuffer, AReportTheBufferHasNoRoomForIsMadeAtItsTime)
     expect_ranges(decode_capture(), want);
 }
 
-// The same reports, made held first as a CPU makes them, with and without the buffer (and with
-// Timestamps, whose value the callback fixes): the same stream, byte for byte.
+// The same reports, made held first as a CPU makes them, with and without the buffer, and with
+// Timestamps (each a new value) after the periodic synchronizations (TRCSYNCPR 2^8 bytes): the
+// same stream, byte for byte, and no held report asks the time.
 TEST_F(EteUnitBuffer, TheStreamIsTheSameWithAndWithoutTheBuffer)
 {
     for (const uint64_t configr : {uint64_t{0}, uint64_t{PMT_MASK(TRCCONFIGR, TS)}}) {
@@ -159,7 +174,15 @@ TEST_F(EteUnitBuffer, TheStreamIsTheSameWithAndWithoutTheBuffer)
             cfg.ete.unit_buffer = buffered ? 2048 : 0;
             remake_trbe();
             writes.clear();
-            start(configr);
+            start(configr, 0x201, false);
+            wr(PMT_REG_TRCSYNCPR, 8);
+            wr(PMT_REG_TRCPRGCTLR, 1);
+            go(0);
+            ts_value = 0x1000;
+            pmt_ete_callbacks cb{};
+            cb.user = this;
+            cb.timestamp = rising_timestamp;
+            ASSERT_EQ(pmt_ete_set_callbacks(pe, &cb), PMT_OK);
             range(IND, IND + 4, PMT_ETE_P0_INDIRECT, true, JMP);
             for (unsigned n = 0; n < 3000; n++)
                 held_count[buffered] += loop_once();
@@ -170,7 +193,11 @@ TEST_F(EteUnitBuffer, TheStreamIsTheSameWithAndWithoutTheBuffer)
         EXPECT_GT(held_count[1], held_count[0] + 2000) << configr; // most reports after a BR
         pmt_ete_pkt_config c{};
         c.ts = configr != 0;
-        EXPECT_EQ(decode(capture[1], img, c).errors, 0u);
+        const decoded d = decode(capture[1], img, c);
+        EXPECT_EQ(d.errors, 0u);
+        if (configr) { // a Timestamp after each synchronization: many inside the run
+            EXPECT_GT(d.of(kind::timestamp).size(), 10u);
+        }
     }
 }
 
@@ -220,9 +247,12 @@ TEST_F(EteUnitBuffer, ASizeOutsideTheRangeIsRefused)
         EXPECT_NE(p, nullptr) << size;
         pmt_pe_destroy(p);
     }
-    for (const unsigned size : {1u, 1023u, 4097u, 65536u}) {
-        cfg.ete.unit_buffer = size;
-        EXPECT_EQ(pmt_pe_create(&cfg, nullptr), nullptr) << size;
+    for (const bool ete : {true, false}) {
+        cfg.ete.feat_ete = ete; // refused without FEAT_ETE too: a restore could fill it
+        for (const unsigned size : {1u, 1023u, 4097u, 65536u}) {
+            cfg.ete.unit_buffer = size;
+            EXPECT_EQ(pmt_pe_create(&cfg, nullptr), nullptr) << size << " " << ete;
+        }
     }
 }
 

@@ -225,6 +225,7 @@ enum Tag : uint64_t {
     T_TRANSLATE,
     T_WRITE,
     T_RESULT,
+    T_TIMESTAMP,
 };
 
 // The memory port's behaviour, set by the MEMPORT operation; the same on both models.
@@ -316,6 +317,14 @@ struct Rig {
         };
         if (pmt_trbe_set_callbacks(pe, &t) != PMT_OK)
             violated("pmt_trbe_set_callbacks refused callbacks");
+        pmt_ete_callbacks e{};
+        e.user = this;
+        e.timestamp = [](void *u, pmt_ete_timebase tb) -> uint64_t {
+            static_cast<Rig *>(u)->rec(T_TIMESTAMP, static_cast<uint64_t>(tb));
+            return 0x1234;
+        };
+        if (pmt_ete_set_callbacks(pe, &e) != PMT_OK)
+            violated("pmt_ete_set_callbacks refused callbacks");
         return true;
     }
 
@@ -1049,11 +1058,16 @@ static void apply(Rig &r, const Decoded &d)
     }
     case OP_ETE_RANGE: {
         // As a CPU reports (platform/src/ete_reporter.cpp): held when it can be, else at its time.
+        // A held report needs no time: it calls nothing out of the model (no timestamp, no
+        // Trace Buffer Unit write, translation or interrupt).
         const pmt_ete_range range{d.a, d.b, static_cast<pmt_ete_p0>(d.d & 7), (d.d & 8) != 0,
                                   d.c, d.e};
-        if (pmt_ete_report_range_held(pe, &range))
+        const size_t calls = r.out.size();
+        if (pmt_ete_report_range_held(pe, &range)) {
+            if (r.out.size() != calls)
+                violated("a held report called out of the model", r.out[calls]);
             r.rec(T_RESULT, 1);
-        else
+        } else
             r.rec(T_RESULT, static_cast<uint64_t>(pmt_ete_report_range(pe, &range)));
         break;
     }

@@ -128,16 +128,20 @@ pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *range);
  * the unit is disabled, or the range's atom joins those the unit holds (no packet due, no event,
  * trace on where it starts), or, with a trace unit buffer (pmt_ete_config.unit_buffer), when
  * the report's bytes go there: a range that runs once, traced as a whole (ViewInst without
- * comparators) or not at all, no event selected, no exception to resolve, no Timestamp due, and
- * room for the longest such report. True: reported. False: nothing done; make the report with
- * pmt_ete_report_range, at its time (it also refuses what is not a valid report).
+ * comparators) or not at all, no exception to resolve, room for the longest such report, and,
+ * when traced, no event selected and no Timestamp that could follow a synchronization in it. True:
+ * reported. False: nothing done; make the report with pmt_ete_report_range, at its time (it also
+ * refuses what is not a valid report).
  *
  * The bytes in the trace unit buffer go to the Trace Buffer Unit, before anything else, at the
  * next call to this PE that may need them there: every other report (pmt_ete_report_*,
  * pmt_ete_flush), pmt_pe_set_state, pmt_pe_context_sync, pmt_pe_sysreg_write,
- * pmt_*_ext_write, pmt_trbe_trace, pmt_trbe_tsb_csync, and an event the unit takes (a flush the
- * Trace Buffer Unit requests, an External Input). Reads do not move them: trace is guaranteed in
- * the Trace Buffer Unit's registers and memory only after a TSB CSYNC (D6.6). */
+ * pmt_*_ext_write, pmt_pe_reset, pmt_pe_restore, the Trace Buffer Unit's inputs (pmt_trbe_trace,
+ * pmt_trbe_tsb_csync, pmt_trbe_detected_trigger, pmt_trbe_flush_complete,
+ * pmt_trbe_external_abort, pmt_trbe_impdef_event, pmt_trbe_set_callbacks), and an event the
+ * unit takes (a flush the Trace Buffer Unit requests, an External Input). Reads do not move them:
+ * trace is guaranteed in the Trace Buffer Unit's registers and memory only after a TSB CSYNC
+ * (D6.6). */
 bool pmt_ete_report_range_held(pmt_pe *pe, const pmt_ete_range *range);
 
 /* Whether reports can change what the trace unit outputs. False while the unit is disabled

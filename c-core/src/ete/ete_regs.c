@@ -450,6 +450,9 @@ pmt_access ete_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value)
 const char *ete_config_error(const pmt_pe_config *c)
 {
     const pmt_ete_config *e = &c->ete;
+    if (e->unit_buffer &&
+        (e->unit_buffer < PMT_ETE_UNIT_BUFFER_MIN || e->unit_buffer > PMT_ETE_UNIT_BUFFER_MAX))
+        return "ete.unit_buffer (the trace unit buffer) must be 0 or 1024..4096 bytes";
     if (!e->feat_ete)
         return NULL;
     if (e->num_ac_pairs > PMT_ETE_MAX_AC_PAIRS)
@@ -476,8 +479,5 @@ const char *ete_config_error(const pmt_pe_config *c)
         return "ete.revision (TRCIDR1.REVISION) is 4 bits";
     if ((unsigned)e->busy_write > (unsigned)PMT_ETE_BUSY_WRITE_IGNORED)
         return "ete.busy_write is not a pmt_ete_busy_write";
-    if (e->unit_buffer &&
-        (e->unit_buffer < PMT_ETE_UNIT_BUFFER_MIN || e->unit_buffer > PMT_ETE_UNIT_BUFFER_MAX))
-        return "ete.unit_buffer (the trace unit buffer) must be 0 or 1024..4096 bytes";
     return NULL;
 }

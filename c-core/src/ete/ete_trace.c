@@ -89,6 +89,7 @@ static void out_push(ete_out *o)
         unsigned extin = pe->st.etr.pending_extin;
         pe->st.etr.pending_extin = 0;
         external_events(o, extin);
+        out_push(o); /* the Event and Timestamp packets they made */
     }
 }
 
@@ -414,9 +415,10 @@ static inline bool range_valid(const pmt_ete_range *r)
  * On, or its Context and Address packets, then p0_element's atom; each encoder call appends at
  * most PMT_ETE_PKT_MAX_CALL_BYTES, so room() never pushes. */
 #define BUFFER_REPORT_MAX    (3u * PMT_ETE_PKT_MAX_CALL_BYTES)
-/* What such a report adds to the stream's bytes when trace is on in the stated context: the
- * pending atoms (a byte each at most), an Address packet (9 bytes at most) and the new atom. */
-#define BUFFER_REPORT_STREAM (PMT_ETE_PKT_MAX_PENDING_ATOMS + 9u + 1u)
+/* What such a report adds to the stream's bytes beyond the pending atoms (a byte each at most,
+ * counted apart) when trace is on in the stated context: an Address packet (9 bytes at most) and
+ * the new atom. */
+#define BUFFER_REPORT_STREAM (9u + 1u)
 
 /* The trace unit buffer can take the report of the valid range `r`, and it needs no time: it
  * runs once, instructions() finds it traced as a whole (no ViewInst comparator) or not at all,
@@ -573,6 +575,7 @@ pmt_status pmt_ete_report_context_ids(pmt_pe *pe, uint32_t contextidr_el1, uint3
     pmt_status st = check_pe(pe);
     if (st != PMT_OK)
         return st;
+    ete_unit_buffer_drain(pe);
     ete_set_context(pe, contextidr_el1, contextidr_el2);
     return PMT_OK;
 }

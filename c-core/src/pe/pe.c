@@ -186,6 +186,7 @@ pmt_status pmt_pe_reset(pmt_pe *pe)
 {
     if (!pe)
         return PMT_ERR_NULL;
+    ete_unit_buffer_drain(pe); /* generated before the reset (pmt_pe_create: calloc'd, none) */
     memset(&pe->st, 0, sizeof pe->st);
     pe->st.magic = PMT_STATE_MAGIC;
     pe->st.size = (uint32_t)sizeof pe->st;
@@ -313,12 +314,13 @@ pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size)
     if (st.magic != PMT_STATE_MAGIC || st.size != sizeof st || !arch_bools_valid(&st) ||
         state_error(pe, &st.pe) || state_contradiction(pe, &st.pe) ||
         st.trbe.nbuf > PMT_TRBE_MAX_UNIT || !trbe_errata_state_valid(pe, &st.trbe) ||
-        st.etr.buffered > pe->cfg.ete.unit_buffer ||
+        st.etr.buffered > (pe->cfg.ete.feat_ete ? pe->cfg.ete.unit_buffer : 0) ||
         (st.trbe.nbuf && (st.trbe.ptr & ((UINT64_C(1) << pe->cfg.trbe.align) - 1)) + st.trbe.nbuf >
                              (UINT64_C(1) << pe->cfg.trbe.align))) {
         pe_log(pe, "pmt_pe_restore: not a saved pmtrace state");
         return PMT_ERR_STATE_BLOB;
     }
+    ete_unit_buffer_drain(pe); /* the state it leaves had generated them */
     pmu_flush(pe);
     pe->st = st;
     pmu_update(pe);

@@ -278,6 +278,7 @@ pmt_status pmt_trbe_set_callbacks(pmt_pe *pe, const pmt_trbe_callbacks *callback
 {
     if (!pe)
         return PMT_ERR_NULL;
+    ete_unit_buffer_drain(pe); /* through the callbacks they were generated for */
     if (callbacks)
         pe->trbe_cb = *callbacks;
     else
@@ -304,6 +305,7 @@ pmt_status pmt_trbe_detected_trigger(pmt_pe *pe)
     pmt_status st = check(pe);
     if (st != PMT_OK)
         return st;
+    ete_unit_buffer_drain(pe);
     if (!trbe_enabled(pe))
         return PMT_OK;
     unsigned el = trbe_default_el(pe);
@@ -322,6 +324,7 @@ pmt_status pmt_trbe_flush_complete(pmt_pe *pe)
     pmt_status st = check(pe);
     if (st != PMT_OK)
         return st;
+    ete_unit_buffer_drain(pe);
     if (pe->trbe_in_flush_request) {
         pe->trbe_flush_deferred = true;
         return PMT_OK;
@@ -337,6 +340,7 @@ pmt_status pmt_trbe_external_abort(pmt_pe *pe, unsigned stage)
     pmt_status st = check(pe);
     if (st != PMT_OK)
         return st;
+    ete_unit_buffer_drain(pe);
     if (stage != 1 && stage != 2)
         return PMT_ERR_ARG;
     if (pe->cfg.trbe.ext_abort != PMT_TRBE_EA_REPORT_ASYNC) {
@@ -356,6 +360,7 @@ pmt_status pmt_trbe_impdef_event(pmt_pe *pe, uint16_t mss, uint32_t mss2)
     pmt_status st = check(pe);
     if (st != PMT_OK)
         return st;
+    ete_unit_buffer_drain(pe);
     if (!pe->cfg.trbe.impdef_events)
         return PMT_ERR_NOT_IMPLEMENTED;
     if (mss2 > 0xFFFFFFu)

@@ -331,9 +331,15 @@ class a64_cpu : public sc_core::sc_module,
     void refresh_trap_controls(const sc_core::sc_time &t);
 
     // The trace listeners' reports (a64_cpu_trace.cpp). Every call is behind `tracing_`.
+    // A listener that joined a running trace at `from`, until its first report.
+    struct trace_late {
+        a64_trace_listener *listener = nullptr;
+        uint64_t from = 0;
+        bool skip = false; // the pending branch's range ran before it joined
+    };
     void update_trace_listeners(uint64_t from);
     void join_trace(a64_trace_listener *listener, uint64_t from);
-    uint64_t late_start(uint64_t start, uint64_t last);
+    static uint64_t late_start(const trace_late &l, uint64_t start, uint64_t last);
     void trace_retired(uint64_t begin, uint64_t end);
     void trace_whole(const block_info &b, uint64_t next);
     void trace_repeats(const block_info &b, uint64_t runs);
@@ -443,12 +449,10 @@ class a64_cpu : public sc_core::sc_module,
     uint64_t range_start_ = 0, range_end_ = 0;
     // Where a listener that joined starts (the instruction after the write that enabled its
     // trace unit; 0: at the next instruction seen): trace_from_ while no listener is synced,
-    // late_ for one joining a running trace until its first report (late_start).
+    // late_ for those joining a running trace, until their first report (trace_emit_late).
     uint64_t trace_from_ = 0;
-    struct trace_late {
-        a64_trace_listener *listener = nullptr;
-        uint64_t from = 0;
-    } late_;
+    std::vector<trace_late> late_;
+    trace_late *late_of(a64_trace_listener *listener);
     struct trace_pending {
         bool valid = false;
         uint64_t last = 0;
