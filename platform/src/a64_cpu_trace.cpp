@@ -124,20 +124,15 @@ void a64_cpu::join_trace(a64_trace_listener *listener, uint64_t from)
         pending_ = trace_pending{};
     } else {
         // A listener that joins gets the context now, and the open range from `from` on
-        // (late_, trace_emit_late); the others get it whole. A branch still pending ended a
-        // range that ran before the join: the joiner's first range starts at its target, `from`
-        // (the engine's pc). Otherwise the open range is straight-line code up to `from`.
+        // (late_, trace_emit_late); the others get it whole. The open range is straight-line
+        // code up to `from`: no branch is pending here (the CPU decides a block's branch in the
+        // call that retires the block, by where the next one starts).
         trace_context_ = trace_context_now();
         if (trace_synced_) {
-            if (from && pending_.valid) {
-                listener->on_context(trace_context_, from);
-                late_.push_back({listener, from, true});
-            } else {
-                const uint64_t at = std::max(from, range_start_);
-                listener->on_context(trace_context_, at);
-                if (at != range_start_)
-                    late_.push_back({listener, at, false});
-            }
+            const uint64_t at = std::max(from, range_start_);
+            listener->on_context(trace_context_, at);
+            if (at != range_start_)
+                late_.push_back({listener, at});
         }
     }
     listeners_.push_back(listener);
@@ -183,17 +178,13 @@ void a64_cpu::trace_emit(const a64_trace_range &r)
 }
 
 // trace_emit when listeners joined the running trace: the first range of each starts where it
-// joined, and the range of a branch pending at the join is not its.
+// joined.
 void a64_cpu::trace_emit_late(const a64_trace_range &r)
 {
     for (a64_trace_listener *l : listeners_) {
         trace_late *late = late_of(l);
         if (!late) {
             l->on_range(r);
-            continue;
-        }
-        if (late->skip) {
-            late->skip = false; // the next range starts at the branch's target, where it joined
             continue;
         }
         // A repeated range starts before the join only if the write is in the loop, which ends

@@ -111,9 +111,12 @@ struct counting_listener final : a64_trace_listener {
 };
 
 // A listener that wants no reports until it has been asked `asked_before_wanting` times more
-// (the CPU asks when it is attached, then after each System register write to the PE model).
+// (the CPU asks when it is attached, then after each System register write to the PE model), or
+// until `on`. `instructions`: those its reports account for.
 struct reluctant_listener final : a64_trace_listener {
     unsigned asked = 0, asked_before_wanting = ~0u;
+    bool on = false;
+    uint64_t instructions = 0;
     std::vector<std::string> records; // "context AT", "range|exception START NEXT", "end"
     void on_context(const a64_trace_context &, uint64_t next) override
     {
@@ -126,20 +129,23 @@ struct reluctant_listener final : a64_trace_listener {
         char line[64];
         std::snprintf(line, sizeof line, "range %" PRIx64 " %" PRIx64, r.start, r.next);
         records.push_back(line);
+        instructions += ((r.last - r.start) / 4 + 1) * r.count;
     }
     void on_exception(const a64_trace_exception_taken &e) override
     {
         char line[64];
         std::snprintf(line, sizeof line, "exception %" PRIx64 " %" PRIx64, e.range_start, e.vector);
         records.push_back(line);
+        instructions += (e.preferred_return - e.range_start) / 4;
     }
     void on_end(const a64_trace_end &e) override
     {
         char line[64];
         std::snprintf(line, sizeof line, "end %" PRIx64 " %" PRIx64, e.start, e.end);
         records.push_back(line);
+        instructions += (e.end - e.start) / 4;
     }
-    bool wants_reports() override { return asked++ >= asked_before_wanting; }
+    bool wants_reports() override { return asked++ >= asked_before_wanting || on; }
 };
 
 // Runs `program` with `listener` attached before simulation (and removed again if `remove`),
@@ -455,6 +461,50 @@ TEST(A64Trace, AListenerJoiningARunningTraceStartsAfterTheWrite)
                   range(a("_start"), a("start_br"), "direct", true, a("first")),
                   range(a("first"), a("join_br"), "direct", true, a("second")),
                   end(a("second"), a("hvc_off") + 4)});
+}
+
+// A listener that starts wanting reports between two runs of the CPU (a tool's
+// update_trace_listeners(), beside the execution log): it joins at the engine's pc, after the
+// last instruction retired. Its reports account for exactly the instructions retired after the
+// join, each once.
+TEST(A64Trace, AListenerJoiningBetweenRunsGetsExactlyWhatRunsAfter)
+{
+    reluctant_listener later;
+    vp_config config;
+    config.cpu_kind = vp_cpu::a64;
+    config.a64.exec_log = true;
+    auto p = std::make_unique<vp>("vp", config);
+    std::vector<uint8_t> image =
+        pmtrace::test::read_image(std::string(PMTRACE_A64_DIR) + "/trace_flow.bin");
+    ASSERT_TRUE(!image.empty() && p->load(pmtrace::test::a64_load_address, image));
+    p->a64->set_boot(pmtrace::test::a64_load_address, 0);
+    p->a64->add_trace_listener(&later);
+    uint64_t pc = 0, retired_at_join = 0;
+    sc_core::sc_spawn([&] {
+        sc_core::wait(sc_core::sc_time(20, sc_core::SC_US));
+        pc = p->a64->engine().reg(a64_reg::pc);
+        retired_at_join = p->a64->stats().instructions;
+        later.on = true;
+        p->a64->update_trace_listeners();
+    });
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
+    ASSERT_EQ(p->a64->end(), a64_cpu_end::system_off);
+    ASSERT_GE(later.records.size(), 3u);
+    char context[32];
+    std::snprintf(context, sizeof context, "context %" PRIx64, pc);
+    EXPECT_EQ(later.records.front(), context);
+    ASSERT_GT(retired_at_join, 0u);
+    EXPECT_EQ(later.instructions, p->a64->stats().instructions - retired_at_join);
+    uint64_t next = pc;
+    for (const std::string &r : later.records) {
+        uint64_t start = 0, n = 0;
+        char what[16];
+        if (std::sscanf(r.c_str(), "%15s %" SCNx64 " %" SCNx64, what, &start, &n) != 3 ||
+            std::string(what) == "context")
+            continue;
+        EXPECT_EQ(start, next) << r;
+        next = n;
+    }
 }
 
 // System register reads the model performs in the middle of a block (trace_sysreg.S): the

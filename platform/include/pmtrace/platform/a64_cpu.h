@@ -335,7 +335,6 @@ class a64_cpu : public sc_core::sc_module,
     struct trace_late {
         a64_trace_listener *listener = nullptr;
         uint64_t from = 0;
-        bool skip = false; // the pending branch's range ran before it joined
     };
     void update_trace_listeners(uint64_t from);
     void join_trace(a64_trace_listener *listener, uint64_t from);
