@@ -110,7 +110,7 @@ struct raw {
     std::string trigger = "none", fault = "permission", fault_address, external_abort = "serror";
     std::string trace_data = "ete";
     std::string clock = "1ns", quantum = "1us", vcd_counters;
-    std::string ram = "128M", time_limit;
+    std::string ram = "128M", time_limit, trace_unit_buffer = "1K";
     uint64_t trigger_after = 0;
     unsigned fault_stage = 1;
     int fault_level = 3;
@@ -231,6 +231,11 @@ void convert_kernel_options(const raw &r, const po::variables_map &vm, options &
         throw bad_argument{"--ram: '" + r.ram + "' is not a multiple of 4 KiB from 4K to 255G"};
     if (!r.time_limit.empty())
         o.time_limit = parse_time("time-limit", r.time_limit);
+    o.trace_unit_buffer = parse_size("trace-unit-buffer", r.trace_unit_buffer);
+    if (o.trace_unit_buffer && (o.trace_unit_buffer < PMT_ETE_UNIT_BUFFER_MIN ||
+                                o.trace_unit_buffer > PMT_ETE_UNIT_BUFFER_MAX))
+        throw bad_argument{"--trace-unit-buffer: '" + r.trace_unit_buffer +
+                           "' is neither 0 (none) nor 1K to 4K bytes"};
 }
 
 // The scenarios on the AArch64 CPU: real code gives its own cycles, events and trace, so what
@@ -533,6 +538,10 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "the trace buffer's address (4 KiB aligned; RAM is 0x40000000..0x41000000)")(
         "buffer-size", po::value(&r.buffer_size)->default_value(r.buffer_size),
         "the trace buffer's size (multiple of 4 KiB)")(
+        "trace-unit-buffer", po::value(&r.trace_unit_buffer)->default_value(r.trace_unit_buffer),
+        "AArch64 CPU: the ETE trace unit's buffer, 0 (none: each report's trace goes to the TRBE "
+        "at once) or 1K..4K bytes (held there until the next call into the PE model that is not "
+        "a held report; docs/trace.md)")(
         "trigger", po::value(&r.trigger)->default_value(r.trigger),
         "none, stop (Stop on trigger), irq (IRQ on trigger) or ignore (TRBLIMITR_EL1.TM)")(
         "trigger-after", po::value(&r.trigger_after),

@@ -78,13 +78,14 @@ struct options {
     std::string kernel;
     bool kernel_trace = false; // --trace: pmtrace-vp's own trace session around the image
     std::string append;
-    std::string dtb;                // a device tree of the user's (else the platform's own)
-    std::string dump_dtb;           // write the device tree given to the image and exit
-    uint64_t ram_size = 0x800'0000; // 128 MiB, virt's default
-    bool virtualization = false;    // enter at EL2, PSCI over SMC
-    bool secure = false;            // enter at EL3 (the image is the firmware: no PSCI)
-    bool quiet = false;             // no summary after the console output
-    bool semihosting = false;       // serve HLT #0xF000 (QEMU's -semihosting)
+    std::string dtb;                   // a device tree of the user's (else the platform's own)
+    std::string dump_dtb;              // write the device tree given to the image and exit
+    uint64_t ram_size = 0x800'0000;    // 128 MiB, virt's default
+    uint64_t trace_unit_buffer = 1024; // pmt_ete_config.unit_buffer (the AArch64 CPU's runs)
+    bool virtualization = false;       // enter at EL2, PSCI over SMC
+    bool secure = false;               // enter at EL3 (the image is the firmware: no PSCI)
+    bool quiet = false;                // no summary after the console output
+    bool semihosting = false;          // serve HLT #0xF000 (QEMU's -semihosting)
     sc_core::sc_time time_limit = sc_core::SC_ZERO_TIME; // of simulated time; 0: none
     // Outputs.
     std::string vcd;
