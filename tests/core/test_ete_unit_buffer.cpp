@@ -36,6 +36,13 @@ class EteUnitBuffer : public EteTrace
         EXPECT_EQ(pmt_trbe_get_status(pe, &s), PMT_OK);
         return n + s.buffered;
     }
+    // The PE goes, and what it wrote with it: start() makes the next one.
+    void discard()
+    {
+        pmt_pe_destroy(pe);
+        pe = nullptr;
+        writes.clear();
+    }
     // A timestamp source whose every answer is a new value.
     static uint64_t rising_timestamp(void *u, pmt_ete_timebase)
     {
@@ -172,8 +179,7 @@ TEST_F(EteUnitBuffer, TheStreamIsTheSameWithAndWithoutTheBuffer)
         unsigned held_count[2] = {0, 0};
         for (unsigned buffered = 0; buffered < 2; buffered++) {
             cfg.ete.unit_buffer = buffered ? 2048 : 0;
-            remake_trbe();
-            writes.clear();
+            discard();
             start(configr, 0x201, false);
             wr(PMT_REG_TRCSYNCPR, 8);
             wr(PMT_REG_TRCPRGCTLR, 1);
@@ -226,8 +232,7 @@ TEST_F(EteUnitBuffer, SaveAndRestoreKeepTheBytesWaiting)
 
     // From a PE with a 4096-byte buffer holding more than 1024 bytes, into one of 1024: refused.
     cfg.ete.unit_buffer = 4096;
-    remake_trbe();
-    writes.clear();
+    discard();
     begin_loop();
     while (waiting() <= 1024)
         held_with_output();
