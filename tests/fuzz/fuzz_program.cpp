@@ -23,17 +23,20 @@ namespace fuzz
 // How often each invariant was put to the test, printed at exit when FUZZ_STATS is set (to see
 // that a corpus reaches them: scripts/fuzz.sh --stats).
 static struct Stats {
-    uint64_t ops, forks, compared, writes, writes_bounded, faults_stopping, irq_high;
+    uint64_t ops, forks, compared, writes, writes_bounded, faults_stopping, irq_high, held,
+        held_output;
     ~Stats()
     {
         if (std::getenv("FUZZ_STATS"))
             std::fprintf(stderr,
                          "fuzz stats: %llu operations, %llu forks, %llu compared; %llu writes, "
-                         "%llu bounds-checked; %llu stopping faults; %llu with PMUIRQ high\n",
+                         "%llu bounds-checked; %llu stopping faults; %llu with PMUIRQ high; %llu "
+                         "held trace unit reports, %llu with output\n",
                          (unsigned long long)ops, (unsigned long long)forks,
                          (unsigned long long)compared, (unsigned long long)writes,
                          (unsigned long long)writes_bounded, (unsigned long long)faults_stopping,
-                         (unsigned long long)irq_high);
+                         (unsigned long long)irq_high, (unsigned long long)held,
+                         (unsigned long long)held_output);
     }
 } stats;
 
@@ -721,9 +724,9 @@ static Decoded decode(Input &in, Mix mix, const pmt_pe_config &cfg)
 {
     Decoded d;
     uint8_t k = in.u8();
-    // 0xE0 + n is operation n whatever the mix (the seeds of make_seeds.py are written so).
-    if (k >= 0xE0) {
-        d.op = static_cast<Op>((k - 0xE0) % OP_COUNT_OF_OPS);
+    // 0xC0 + n is operation n whatever the mix (the seeds of make_seeds.py are written so).
+    if (k >= 0xC0) {
+        d.op = static_cast<Op>((k - 0xC0) % OP_COUNT_OF_OPS);
     } else
         switch (mix) {
         case Mix::All: d.op = pick(mix_all, k); break;
@@ -1063,9 +1066,14 @@ static void apply(Rig &r, const Decoded &d)
         const pmt_ete_range range{d.a, d.b, static_cast<pmt_ete_p0>(d.d & 7), (d.d & 8) != 0,
                                   d.c, d.e};
         const size_t calls = r.out.size();
+        pmt_ete_stats before{}, after{};
+        (void)pmt_ete_get_stats(pe, &before);
         if (pmt_ete_report_range_held(pe, &range)) {
             if (r.out.size() != calls)
                 violated("a held report called out of the model", r.out[calls]);
+            (void)pmt_ete_get_stats(pe, &after);
+            stats.held++;
+            stats.held_output += after.bytes != before.bytes;
             r.rec(T_RESULT, 1);
         } else
             r.rec(T_RESULT, static_cast<uint64_t>(pmt_ete_report_range(pe, &range)));

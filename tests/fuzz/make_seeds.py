@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of tests/fuzz/corpus/<harness>/: a few tiny programs per harness, each a
-plain sequence of operations (fuzz_program.h). A kind byte 0xE0 + n is operation n of enum Op in
+plain sequence of operations (fuzz_program.h). A kind byte 0xC0 + n is operation n of enum Op in
 fuzz_program.cpp whatever the harness's mix; operands follow as decode() reads them.
 Run: tests/fuzz/make_seeds.py (rewrites the corpus directories)."""
 import os
@@ -11,11 +11,11 @@ OPS = ["STATE", "STATE_RAW", "MRS", "MSR", "MSR_HIGH", "COUNT", "CYCLES", "RETIR
        "EXC_RETURN", "DEBUG_ENTRY", "DEBUG_EXIT", "SNAPSHOT_REQUEST", "PC_SAMPLE", "SPE",
        "PMU_FRAME", "DEBUG_FRAME", "TRBE_FRAME", "TRBE_PROGRAM", "TRACE", "TRIGGER", "CSYNC",
        "FLUSH_COMPLETE", "EXT_ABORT", "IMPDEF", "MEMPORT", "FORK", "RESET", "QUERY", "PMU_PROGRAM",
-       "CONTEXT_SYNC"]
+       "CONTEXT_SYNC", "ETE_PROGRAM", "ETE_RANGE", "ETE_EXCEPTION", "ETE_CONTEXT", "ETE_FLUSH"]
 
 
 def op(name, *operands):
-    return bytes([0xE0 + OPS.index(name)]) + b"".join(operands)
+    return bytes([0xC0 + OPS.index(name)]) + b"".join(operands)
 
 
 def u8(v): return struct.pack("<B", v)
@@ -29,9 +29,12 @@ def event(e): return u8(e << 2)           # any_event(): 0x00..0x3F
 
 
 # config_preset(): preset (bits 0-1), no TRBE (2), TRBE_EXC (3), TRBE_EXT (4), Align (6-9),
-# ext_abort (10-11: IGNORE, SERROR, REPORT_SYNC, REPORT_ASYNC), erratum_ctxt_sync_after_enable (25).
-def preset(p=0, align=6, ea=1, no_trbe=False, ctxt_sync_erratum=False):
-    return u32(p | (no_trbe << 2) | align << 6 | ea << 10 | ctxt_sync_erratum << 25)
+# ext_abort (10-11: IGNORE, SERROR, REPORT_SYNC, REPORT_ASYNC), FEAT_ETE (19),
+# erratum_ctxt_sync_after_enable (25), a 1 KiB trace unit buffer (26).
+def preset(p=0, align=6, ea=1, no_trbe=False, ctxt_sync_erratum=False, ete=False,
+           unit_buffer=False):
+    return u32(p | (no_trbe << 2) | align << 6 | ea << 10 | ete << 19 | ctxt_sync_erratum << 25
+               | unit_buffer << 26)
 
 
 NS_EL1 = op("STATE", u8(0x01), u8(0), u8(0))  # Non-secure EL1, EL2 enabled
@@ -45,6 +48,21 @@ def trbe_program(limit_shape=0, ptr_shape=0, fm=0, pages=4, off=0, enable=True, 
     shape = limit_shape | ptr_shape << 2 | (0 if enable else 0x10) | fm << 5
     return op("TRBE_PROGRAM", u8(0x01), u8(shape), u8(0x10), u8(pages), u16(off), u8(0),
               u8(0), u8(trfcr))
+
+
+# ETE_PROGRAM: TRCCONFIGR (u16), TRCVICTLR 0x201 (u8 1), TRCSYNCPR.PERIOD (u8), TRCPRGCTLR.EN.
+ETE_ON = op("ETE_PROGRAM", u16(0), u8(1), u8(8), u8(1))
+
+
+# ETE_RANGE in the page of code at 0x40000000: instructions start..last (word indexes), then
+# the P0 element (0 direct, 1 indirect), taken, going on at next; run once.
+def ete_range(start, last, kind, nxt):
+    return op("ETE_RANGE", u8(0xF0 | 8 | kind), u8(start), u8(last - start), u8(nxt), u8(1))
+
+
+# A loop of a BR and a B: the range after the BR has an Address packet (held into the trace
+# unit buffer when there is one).
+ETE_LOOP = (ete_range(0, 1, 1, 0x10) + ete_range(0x10, 0x11, 0, 0)) * 8
 
 
 def trace(n, seed=0):
@@ -115,6 +133,8 @@ SEEDS = {
         + op("EXC_RETURN", u8(0x01), u8(0), u8(1), small(0x44)),
         "snapshot": preset(1) + NS_EL1 + op("SNAPSHOT_REQUEST") + op("PC_SAMPLE", small(8), u8(1),
                                                                      u32(0), u32(0), u16(0), u8(0)),
+        "ete_unit_buffer": preset(0, ete=True, unit_buffer=True) + trbe_program(trfcr=3) + NS_EL1
+        + ETE_ON + ETE_LOOP + op("FORK") + ETE_LOOP + op("CONTEXT_SYNC") + ETE_LOOP,
     },
     "fuzz_frames": {
         "pmu_frame": preset(0) + op("PMU_FRAME", u16(0xE04), u8(0), u8(0x06), u8(0))
@@ -127,6 +147,8 @@ SEEDS = {
     },
     "fuzz_trbe": {
         "fill": preset(0) + trbe_program() + trace(0x1000) + op("CSYNC") + op("QUERY", u8(0)),
+        "ete": preset(0, ete=True, unit_buffer=True) + trbe_program(trfcr=3) + NS_EL1 + ETE_ON
+        + ETE_LOOP + op("FORK") + ETE_LOOP + op("CSYNC") + op("ETE_FLUSH"),
         "wrap_fork": preset(0) + trbe_program(fm=1) + trace(0x300) + op("FORK") + trace(0x3F00)
         + op("TRIGGER") + op("CSYNC"),
         "fault": preset(0) + memport(tmode=1, kind=2) + trbe_program() + trace(256) + op("FORK")
