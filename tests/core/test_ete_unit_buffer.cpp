@@ -220,6 +220,11 @@ TEST_F(EteUnitBuffer, SaveAndRestoreKeepTheBytesWaiting)
     ASSERT_EQ(pmt_pe_save(pe, blob.data(), blob.size()), PMT_OK);
     const std::vector<uint8_t> ram_at_save = ram;
     const size_t writes_at_save = writes.size();
+    // A restore goes back: the bytes waiting in the state it leaves are discarded, not written.
+    held_with_output();
+    ASSERT_GT(waiting(), waiting_at_save);
+    ASSERT_EQ(pmt_pe_restore(pe, blob.data(), blob.size()), PMT_OK);
+    EXPECT_EQ(writes.size(), writes_at_save);
     auto rest = [&] {
         range(IND, IND + 4, PMT_ETE_P0_INDIRECT, true, JMP);
         return captured();

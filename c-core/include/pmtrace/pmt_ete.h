@@ -136,10 +136,11 @@ pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *range);
  * The bytes in the trace unit buffer go to the Trace Buffer Unit, before anything else, at the
  * next call to this PE that may need them there: every other report (pmt_ete_report_*,
  * pmt_ete_flush), pmt_pe_set_state, pmt_pe_context_sync, pmt_pe_sysreg_write,
- * pmt_*_ext_write, pmt_pe_reset, pmt_pe_restore, the Trace Buffer Unit's inputs (pmt_trbe_trace,
+ * pmt_*_ext_write, pmt_pe_reset, the Trace Buffer Unit's inputs (pmt_trbe_trace,
  * pmt_trbe_tsb_csync, pmt_trbe_detected_trigger, pmt_trbe_flush_complete,
  * pmt_trbe_external_abort, pmt_trbe_impdef_event, pmt_trbe_set_callbacks), and an event the
- * unit takes (a flush the Trace Buffer Unit requests, an External Input). Reads do not move them:
+ * unit takes (a flush the Trace Buffer Unit requests, an External Input). pmt_pe_restore replaces
+ * them with the saved state's. Reads do not move them:
  * trace is guaranteed in the Trace Buffer Unit's registers and memory only after a TSB CSYNC
  * (D6.6). */
 bool pmt_ete_report_range_held(pmt_pe *pe, const pmt_ete_range *range);

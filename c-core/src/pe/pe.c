@@ -320,7 +320,8 @@ pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size)
         pe_log(pe, "pmt_pe_restore: not a saved pmtrace state");
         return PMT_ERR_STATE_BLOB;
     }
-    ete_unit_buffer_drain(pe); /* the state it leaves had generated them */
+    /* The bytes in the trace unit buffer are the saved state's (those of the state left are
+     * discarded with it: a restore goes back, it does not go on). */
     pmu_flush(pe);
     pe->st = st;
     pmu_update(pe);
