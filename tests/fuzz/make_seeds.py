@@ -52,6 +52,7 @@ def trbe_program(limit_shape=0, ptr_shape=0, fm=0, pages=4, off=0, enable=True, 
 
 # ETE_PROGRAM: TRCCONFIGR (u16), TRCVICTLR 0x201 (u8 1), TRCSYNCPR.PERIOD (u8), TRCPRGCTLR.EN.
 ETE_ON = op("ETE_PROGRAM", u16(0), u8(1), u8(8), u8(1))
+ETE_ON_TS = op("ETE_PROGRAM", u16(0x800), u8(1), u8(8), u8(1))  # TRCCONFIGR.TS
 
 
 # ETE_RANGE in the page of code at 0x40000000: instructions start..last (word indexes), then
@@ -135,6 +136,8 @@ SEEDS = {
                                                                      u32(0), u32(0), u16(0), u8(0)),
         "ete_unit_buffer": preset(0, ete=True, unit_buffer=True) + trbe_program(trfcr=3) + NS_EL1
         + ETE_ON + ETE_LOOP + op("FORK") + ETE_LOOP + op("CONTEXT_SYNC") + ETE_LOOP,
+        "ete_timestamps": preset(0, ete=True, unit_buffer=True) + trbe_program(trfcr=3) + NS_EL1
+        + ETE_ON_TS + ETE_LOOP + op("FORK") + ETE_LOOP * 4,
     },
     "fuzz_frames": {
         "pmu_frame": preset(0) + op("PMU_FRAME", u16(0xE04), u8(0), u8(0x06), u8(0))

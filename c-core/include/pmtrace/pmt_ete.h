@@ -127,9 +127,10 @@ pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *range);
  * timestamp, so a platform need not bring the PE's clock to the time of the call. That is when
  * the unit is disabled, or the range's atom joins those the unit holds (no packet due, no event,
  * trace on where it starts), or, with a trace unit buffer (pmt_ete_config.unit_buffer), when
- * the report's bytes go there: a range that runs once, traced as a whole (ViewInst without
- * comparators) or not at all, no exception to resolve, room for the longest such report, and,
- * when traced, no event selected and no Timestamp that could follow a synchronization in it. True:
+ * the report's bytes go there: a range that runs once and does not end with a WFx, traced as a
+ * whole (ViewInst without comparators) or not at all, no exception to resolve, no Timestamp due
+ * from an earlier synchronization, room for the longest such report, and, when traced, no event
+ * selected and no Timestamp that could follow a synchronization in it. True:
  * reported. False: nothing done; make the report with pmt_ete_report_range, at its time (it also
  * refuses what is not a valid report).
  *

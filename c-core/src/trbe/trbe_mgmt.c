@@ -340,7 +340,6 @@ pmt_status pmt_trbe_external_abort(pmt_pe *pe, unsigned stage)
     pmt_status st = check(pe);
     if (st != PMT_OK)
         return st;
-    ete_unit_buffer_drain(pe);
     if (stage != 1 && stage != 2)
         return PMT_ERR_ARG;
     if (pe->cfg.trbe.ext_abort != PMT_TRBE_EA_REPORT_ASYNC) {
@@ -348,6 +347,7 @@ pmt_status pmt_trbe_external_abort(pmt_pe *pe, unsigned stage)
                    "Unit asynchronously in this configuration (RGQWBF)");
         return PMT_ERR_NOT_IMPLEMENTED;
     }
+    ete_unit_buffer_drain(pe);
     trbe_report_external_abort(pe, true, stage, TRBE_FSC_ASYNC_EXTERNAL, false, 0);
     return PMT_OK;
 }
@@ -360,11 +360,11 @@ pmt_status pmt_trbe_impdef_event(pmt_pe *pe, uint16_t mss, uint32_t mss2)
     pmt_status st = check(pe);
     if (st != PMT_OK)
         return st;
-    ete_unit_buffer_drain(pe);
     if (!pe->cfg.trbe.impdef_events)
         return PMT_ERR_NOT_IMPLEMENTED;
     if (mss2 > 0xFFFFFFu)
         return PMT_ERR_ARG;
+    ete_unit_buffer_drain(pe);
     record(pe, trbe_default_el(pe), PMT_TRBSR_EC_IMPDEF, mss, mss2);
     trbe_update(pe);
     return PMT_OK;
