@@ -465,14 +465,10 @@ static inline bool report_held(pmt_pe *pe, const pmt_ete_range *r)
                ete_atom_held(&t->enc, r->taken, r->next)) {
         p0_traced(pe, r);
     } else if (pe->cfg.ete.unit_buffer && buffer_takes(pe, r)) {
-        pe->ete_stats.ranges++;
-        note_start(pe, r->start);
         ete_out o;
         out_open_held(&o, pe);
         instructions(&o, r->start, r->last, r);
         out_push(&o);
-        t->expected = r->next;
-        return true;
     } else {
         return false;
     }
