@@ -101,7 +101,7 @@ TEST_F(EteUnitBuffer, AReportWithOutputIsHeldInTheBuffer)
     EXPECT_GT(waiting(), 0u);
     EXPECT_EQ(taken(), taken_before);
     EXPECT_EQ(ts_asked, asked);
-    // A read does not move them (trace is in the registers only after a TSB CSYNC).
+    // A read does not move them (trace is in the registers only after a TSB CSYNC: R_VTNCS).
     EXPECT_EQ(rd(PMT_REG_TRBPTR_EL1), p);
     EXPECT_GT(waiting(), 0u);
     expect_ranges(decode_capture(), {range_of(IND, 2, true), range_of(JMP, 2, true)});
