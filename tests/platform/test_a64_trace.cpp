@@ -423,8 +423,8 @@ TEST(A64Trace, AListenerThatStartsWantingReportsJoinsWithTheContext)
 
 // A listener that starts wanting reports at a System register write (trace_join.S) gets the
 // instructions after the write: neither those before it nor the write itself (the trace unit's
-// enable is read by each instruction, I_DDLVC and R_SXXQJ; docs/choices.md has the choice). Alone, the CPU
-// starts the trace there; beside the execution log, which gets the open range whole, the
+// enable is read by each instruction, I_DDLVC and R_SXXQJ; docs/choices.md has the choice). Alone,
+// the CPU starts the trace there; beside the execution log, which gets the open range whole, the
 // listener's first range starts there.
 std::vector<std::string> join_expected(const labels &a)
 {
