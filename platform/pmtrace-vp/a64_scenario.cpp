@@ -34,13 +34,14 @@ std::string scenario_bootargs(const options &o)
     for (uint16_t ev : o.events)
         events += (events.empty() ? "" : ",") + std::to_string(ev);
     const capture_area area = capture_area_of(o);
-    char text[640];
+    char text[1024];
     std::snprintf(text, sizeof text,
                   "pmtrace.scenario=%s pmtrace.iterations=%llu pmtrace.instructions=%llu "
                   "pmtrace.per_piece=%llu pmtrace.el=%u pmtrace.events=%s pmtrace.event=%u "
                   "pmtrace.period=%llu pmtrace.long=%d pmtrace.exclude=%s pmtrace.trace=%d "
                   "pmtrace.buffer=0x%llx pmtrace.buffer_size=0x%llx pmtrace.mode=%s "
-                  "pmtrace.semihosting=1 pmtrace.capture=0x%llx pmtrace.capture_size=0x%llx",
+                  "pmtrace.semihosting=1 pmtrace.capture=0x%llx pmtrace.capture_size=0x%llx "
+                  "pmtrace.timestamps=%d",
                   o.scenario_name.c_str(), static_cast<unsigned long long>(o.iterations),
                   static_cast<unsigned long long>(o.instructions),
                   static_cast<unsigned long long>(o.per_piece), o.el, events.c_str(),
@@ -51,7 +52,7 @@ std::string scenario_bootargs(const options &o)
                   o.trace_alongside, static_cast<unsigned long long>(o.buffer_base),
                   static_cast<unsigned long long>(o.buffer_size), mode,
                   static_cast<unsigned long long>(area.base),
-                  static_cast<unsigned long long>(area.size));
+                  static_cast<unsigned long long>(area.size), o.timestamps);
     return o.append.empty() ? text : text + (" " + o.append);
 }
 

@@ -85,6 +85,7 @@ platform::vp_config kernel_platform_config(const options &o)
     // The PE's ETE trace unit, driven by what the CPU executes (docs/trace.md).
     c.pe.core.ete.feat_ete = true;
     c.pe.core.ete.unit_buffer = static_cast<unsigned>(o.trace_unit_buffer);
+    c.a64.trace_batch = o.trace_batch;
     c.uart.echo = true;
     c.uart.input = stdin_char;
     return c;

@@ -48,6 +48,7 @@ void kernel_trace::start()
         st = st ? st : sw_trbe_enable(&trbe_, &buf);
         sw_ete_config c{};
         c.trace_id = 0x10;
+        c.timestamp = o_.timestamps;
         c.exclude_user = o_.exclude_user;
         c.exclude_kernel = o_.exclude_kernel;
         st = st ? st : sw_ete_probe(&ete_, h);

@@ -136,7 +136,7 @@ void check_unsigned(const po::parsed_options &parsed)
     static const char *const names[] = {"iterations",    "instructions", "el",
                                         "per-piece",     "counters",     "irq-cycles",
                                         "period",        "trace-bytes",  "trigger-after",
-                                        "trigger-count", "fault-stage"};
+                                        "trigger-count", "fault-stage",  "trace-batch"};
     for (const po::option &opt : parsed.options)
         for (const char *name : names)
             if (opt.string_key == name)
@@ -163,8 +163,8 @@ void check_buffer(const options &o, uint64_t ram_size);
 // The trace options --kernel IMAGE --trace takes (pmtrace-vp's own session, kernel_trace.h).
 bool kernel_trace_option(const std::string &name)
 {
-    for (const char *t :
-         {"trace-mode", "buffer-base", "buffer-size", "exclude", "trace-out", "snapshot", "decode"})
+    for (const char *t : {"trace-mode", "buffer-base", "buffer-size", "exclude", "trace-out",
+                          "snapshot", "decode", "timestamps"})
         if (name == t)
             return true;
     return false;
@@ -236,6 +236,9 @@ void convert_kernel_options(const raw &r, const po::variables_map &vm, options &
                                 o.trace_unit_buffer > PMT_ETE_UNIT_BUFFER_MAX))
         throw bad_argument{"--trace-unit-buffer: '" + r.trace_unit_buffer +
                            "' is neither 0 (none) nor 1K to 4K bytes"};
+    if (o.trace_batch < 1 || o.trace_batch > pmtrace::platform::a64_trace_batch_max)
+        throw bad_argument{"--trace-batch: from 1 to " +
+                           std::to_string(pmtrace::platform::a64_trace_batch_max) + " ranges"};
 }
 
 // The scenarios on the AArch64 CPU: real code gives its own cycles, events and trace, so what
@@ -426,9 +429,9 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         check_buffer(o, o.ram_size);
     } else {
         check_buffer(o, pmtrace::platform::vp_config().ram_size);
-        for (const char *name :
-             {"append", "dtb", "dump-dtb", "ram", "virtualization", "secure", "quiet", "time-limit",
-              "instructions", "el", "semihosting", "perf-data", "exec-log"})
+        for (const char *name : {"append", "dtb", "dump-dtb", "ram", "virtualization", "secure",
+                                 "quiet", "time-limit", "instructions", "el", "semihosting",
+                                 "perf-data", "exec-log", "timestamps", "trace-batch"})
             if (given(vm, name))
                 throw bad_argument{std::string("--") + name +
                                    " needs the AArch64 CPU (--kernel IMAGE, or --cpu a64)"};
@@ -542,6 +545,9 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "AArch64 CPU: the ETE trace unit's buffer, 0 (none: each report's trace goes to the TRBE "
         "at once) or 1K..4K bytes (held there until the next call into the PE model that is not "
         "a held report; docs/trace.md)")(
+        "trace-batch", po::value(&o.trace_batch)->default_value(o.trace_batch),
+        "AArch64 CPU: the most instruction ranges it gives the trace unit in one call, each at "
+        "its time (1: each as it ends; docs/cpu.md, \"Reports in batches\")")(
         "trigger", po::value(&r.trigger)->default_value(r.trigger),
         "none, stop (Stop on trigger), irq (IRQ on trigger) or ignore (TRBLIMITR_EL1.TM)")(
         "trigger-after", po::value(&r.trigger_after),
@@ -552,6 +558,8 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "write the captured trace, oldest byte first, to this file")(
         "snapshot", po::value(&o.snapshot),
         "write the capture as an OpenCSD snapshot directory (trc_pkt_lister -ss_dir DIR -decode)")(
+        "timestamps", po::bool_switch(&o.timestamps),
+        "AArch64 CPU: the trace unit's Timestamps (TRCCONFIGR.TS), the Generic Timer's count")(
         "decode", po::bool_switch(&o.decode),
         "decode the capture with OpenCSD and check it against what was traced (the AArch64 CPU: "
         "its execution log, range by range; --cpu host: the synthetic program)");

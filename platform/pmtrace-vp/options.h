@@ -3,6 +3,7 @@
 #ifndef PMTRACE_VP_OPTIONS_H
 #define PMTRACE_VP_OPTIONS_H
 
+#include <pmtrace/platform/a64_trace_listener.h>
 #include <pmtrace/pmtrace.h>
 
 #include "apps/apps.h"
@@ -82,10 +83,12 @@ struct options {
     std::string dump_dtb;              // write the device tree given to the image and exit
     uint64_t ram_size = 0x800'0000;    // 128 MiB, virt's default
     uint64_t trace_unit_buffer = 1024; // pmt_ete_config.unit_buffer (the AArch64 CPU's runs)
-    bool virtualization = false;       // enter at EL2, PSCI over SMC
-    bool secure = false;               // enter at EL3 (the image is the firmware: no PSCI)
-    bool quiet = false;                // no summary after the console output
-    bool semihosting = false;          // serve HLT #0xF000 (QEMU's -semihosting)
+    unsigned trace_batch = platform::a64_trace_batch_default; // a64_cpu_config::trace_batch
+    bool timestamps = false;     // TRCCONFIGR.TS in the trace session (the AArch64 CPU's runs)
+    bool virtualization = false; // enter at EL2, PSCI over SMC
+    bool secure = false;         // enter at EL3 (the image is the firmware: no PSCI)
+    bool quiet = false;          // no summary after the console output
+    bool semihosting = false;    // serve HLT #0xF000 (QEMU's -semihosting)
     sc_core::sc_time time_limit = sc_core::SC_ZERO_TIME; // of simulated time; 0: none
     // Outputs.
     std::string vcd;

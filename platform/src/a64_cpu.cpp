@@ -10,6 +10,9 @@
 #include <pmtrace/pmt_events.h>
 #include <pmtrace/pmt_regs.h>
 
+#include <algorithm>
+#include <string>
+
 namespace pmtrace::platform
 {
 
@@ -30,6 +33,11 @@ a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &conf
     trbe_exception.bind(trbe_request_);
     if (config_.cycles_per_instruction == 0)
         config_.cycles_per_instruction = 1;
+    if (config_.trace_batch < 1 || config_.trace_batch > a64_trace_batch_max)
+        error_ = "a64_cpu: trace_batch must be 1.." + std::to_string(a64_trace_batch_max);
+    batch_.resize(std::clamp(config_.trace_batch, 1u, a64_trace_batch_max));
+    batch_times_.cpu = this;
+    batch_times_.retired.resize(batch_.size());
     if (config_.entry_el < 1 || config_.entry_el > 3 ||
         (config_.entry_el == 2 && !config_.have_el2) ||
         (config_.entry_el == 3 && !config_.have_el3))
@@ -130,6 +138,7 @@ void a64_cpu::main()
         in_engine_ = true;
         a64_stop stop = engine_->run();
         in_engine_ = false;
+        trace_flush();
         count_repeats();
         end_fast();
         handle_stop(stop);

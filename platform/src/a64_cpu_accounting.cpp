@@ -199,15 +199,16 @@ void a64_cpu::tsb_csync()
     }
 }
 
-sc_core::sc_time a64_cpu::retired_offset() const
+sc_core::sc_time a64_cpu::offset_at(uint64_t retired) const
 {
-    const uint64_t n = retired_ - reported_insns_;
+    const uint64_t n = retired - reported_insns_;
     return qk_.get_local_time() + sc_core::sc_time::from_value(config_.clock_period.value() * n *
                                                                config_.cycles_per_instruction);
 }
 
 void a64_cpu::report()
 {
+    trace_flush(); // its ranges' times count from the local time before this
     const uint64_t n = retired_ - reported_insns_;
     if (!n)
         return;
@@ -419,6 +420,7 @@ bool a64_cpu::resumed_rest_ran(uint64_t address)
 
 uint64_t a64_cpu::on_block_checked(uint64_t address, uint32_t size)
 {
+    trace_flush();
     if (block_active_ && block_resumed_ && !resumed_rest_ran(address))
         block_active_ = false;
     block_resumed_ = false;
@@ -489,6 +491,7 @@ void a64_cpu::allow_repeats(const block_info &b)
 
 void a64_cpu::on_block_cut(uint64_t pc)
 {
+    trace_flush();
     count_repeats();
     // ~0: the block ran to its end (a fetch stop): execution goes on at the engine's pc.
     const uint64_t next = pc != ~uint64_t{0} ? pc : engine_->reg(a64_reg::pc);

@@ -48,6 +48,7 @@ uint32_t a64_cpu::sysreg_iss(const a64_sysreg_access &a) const
 
 a64_sysreg_action a64_cpu::on_sysreg(const a64_sysreg_access &a, uint64_t &value)
 {
+    trace_flush();
     count_repeats();
     alias_sysreg(a);
     const a64_sysreg_action action = model_sysreg(a, value);

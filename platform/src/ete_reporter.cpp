@@ -3,6 +3,8 @@
 
 #include <pmtrace/pmtrace.h>
 
+#include <algorithm>
+#include <array>
 #include <utility>
 
 namespace pmtrace::platform
@@ -22,6 +24,11 @@ pmt_ete_p0 p0_of(a64_p0_kind k)
     case a64_p0_kind::wfx: return PMT_ETE_P0_WFX;
     default: return PMT_ETE_P0_DIRECT;
     }
+}
+
+pmt_ete_range ete_range(const a64_trace_range &r)
+{
+    return {r.start, r.last, p0_of(r.kind), r.taken, r.next, r.count};
 }
 
 } // namespace
@@ -89,9 +96,26 @@ void ete_reporter::on_context(const a64_trace_context &c, uint64_t)
 
 void ete_reporter::on_range(const a64_trace_range &r)
 {
-    const pmt_ete_range range{r.start, r.last, p0_of(r.kind), r.taken, r.next, r.count};
-    if (!unit_.report_range_held(range))
+    const pmt_ete_range range = ete_range(r);
+    if (!unit_.report_ranges_held(&range, 1))
         check(unit_.report_range(range, offset_()));
+}
+
+// The trace unit holds as many as it can in one call; the first it cannot is reported at its
+// time, and it goes on from the next.
+void ete_reporter::on_ranges(const a64_trace_range *ranges, size_t n, const a64_trace_times &times)
+{
+    std::array<pmt_ete_range, 64> chunk;
+    for (size_t base = 0; base < n; base += chunk.size()) {
+        const size_t m = std::min(chunk.size(), n - base);
+        for (size_t i = 0; i < m; i++)
+            chunk[i] = ete_range(ranges[base + i]);
+        for (size_t i = 0; i < m; i++) {
+            i += unit_.report_ranges_held(&chunk[i], m - i);
+            if (i < m)
+                check(unit_.report_range(chunk[i], times.offset(base + i)));
+        }
+    }
 }
 
 void ete_reporter::on_exception(const a64_trace_exception_taken &e)

@@ -27,11 +27,11 @@ template <typename Call> pmt_status pe_model::ete_call(const sc_core::sc_time &o
     return status;
 }
 
-// A report that only changes the trace unit's state needs no clock: the cycles up to it are
-// counted at the next call (pmt_ete_report_range_held).
-bool pe_model::report_range_held(const pmt_ete_range &range)
+// Reports that only change the trace unit's state need no clock: the cycles up to them are
+// counted at the next call (pmt_ete_report_ranges_held).
+size_t pe_model::report_ranges_held(const pmt_ete_range *ranges, size_t n)
 {
-    return pmt_ete_report_range_held(pe_, &range);
+    return pmt_ete_report_ranges_held(pe_, ranges, n);
 }
 
 bool pe_model::wants_reports()

@@ -294,6 +294,45 @@ TEST_F(EteTrace, TheAtomThatFillsThePendingOnesIsNotHeld)
     expect_ranges(decode_capture(), std::vector<element>(n + 1, range_of(LOOP, 3, true)));
 }
 
+// pmt_ete_report_ranges_held: the same reports in one call, up to the first it cannot hold.
+TEST_F(EteTrace, RangesHeldInOneCallStopAtTheFirstNotHeld)
+{
+    start();
+    go(0);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP);
+    const std::vector<pmt_ete_range> loop(30, {LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 1});
+    const pmt_ete_stats before = stats();
+    const size_t n = pmt_ete_report_ranges_held(pe, loop.data(), loop.size());
+    // An Atom packet holds at most 24 atoms: the first range reported held one of them.
+    EXPECT_GE(n, 1u);
+    EXPECT_LE(n, 23u);
+    EXPECT_EQ(stats().ranges, before.ranges + n);
+    EXPECT_EQ(stats().bytes, before.bytes);
+    EXPECT_FALSE(held(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP)); // the next is not
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP);              // made with its time
+    EXPECT_EQ(stats().ranges, before.ranges + n + 1);
+    expect_ranges(decode_capture(), std::vector<element>(n + 2, range_of(LOOP, 3, true)));
+}
+
+TEST_F(EteTrace, RangesHeldInOneCallStopAtOneReportRangeRefuses)
+{
+    start();
+    go(0);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP);
+    const pmt_ete_range ok{LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 1};
+    pmt_ete_range unaligned = ok;
+    unaligned.start = LOOP + 2;
+    const pmt_ete_range three[] = {ok, unaligned, ok};
+    const pmt_ete_stats before = stats();
+    EXPECT_EQ(pmt_ete_report_ranges_held(pe, three, 3), 1u);
+    EXPECT_EQ(pmt_ete_report_ranges_held(pe, three, 0), 0u);
+    EXPECT_EQ(pmt_ete_report_ranges_held(pe, nullptr, 3), 0u);
+    EXPECT_EQ(pmt_ete_report_ranges_held(nullptr, three, 3), 0u);
+    const pmt_ete_stats after = stats();
+    EXPECT_EQ(after.ranges, before.ranges + 1);
+    EXPECT_EQ(after.refused, before.refused);
+}
+
 TEST_F(EteTrace, TheRangeAfterAnIndirectBranchIsNotHeld)
 {
     start();

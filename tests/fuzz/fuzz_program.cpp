@@ -837,8 +837,8 @@ static Decoded decode(Input &in, Mix mix, const pmt_pe_config &cfg)
         d.a = (f & 0xC0) ? code + uint64_t{in.u8()} * 4 : in.value();     // start
         d.b = (f & 0xC0) ? d.a + uint64_t{in.u8() % 8u} * 4 : in.value(); // last
         d.c = (f & 0x30) ? code + uint64_t{in.u8()} * 4 : in.value();     // next
-        d.d = uint64_t{f & 7u} | uint64_t{(f >> 3) & 1u} << 3;            // kind, taken
-        d.e = in.u8() % 4 == 0 ? 2 + in.u16() % 300u : 1;                 // count: repeated ranges
+        d.d = uint64_t{f & 0x1Fu}; // kind, taken, bit 4: reported as a batch of one
+        d.e = in.u8() % 4 == 0 ? 2 + in.u16() % 300u : 1; // count: repeated ranges
         break;
     }
     case OP_ETE_EXCEPTION:
@@ -1060,16 +1060,19 @@ static void apply(Rig &r, const Decoded &d)
         break;
     }
     case OP_ETE_RANGE: {
-        // As a CPU reports (platform/src/ete_reporter.cpp): held when it can be, else at its time.
-        // A held report needs no time: it calls nothing out of the model (no timestamp, no
-        // Trace Buffer Unit write, translation, interrupt or event) but a log line (the filter
-        // derived again may name an UNPREDICTABLE programming or erratum 2038923's stale view).
+        // As a CPU reports (platform/src/ete_reporter.cpp): held when it can be (alone, or as a
+        // batch of one when d.d bit 4 is set), else at its time. A held report needs no time: it
+        // calls nothing out of the model (no timestamp, no Trace Buffer Unit write, translation,
+        // interrupt or event) but a log line (the filter derived again may name an UNPREDICTABLE
+        // programming or erratum 2038923's stale view).
         const pmt_ete_range range{d.a, d.b, static_cast<pmt_ete_p0>(d.d & 7), (d.d & 8) != 0,
                                   d.c, d.e};
         const size_t calls = r.out.size();
         pmt_ete_stats before{}, after{};
         (void)pmt_ete_get_stats(pe, &before);
-        if (pmt_ete_report_range_held(pe, &range)) {
+        const bool held = (d.d & 16) ? pmt_ete_report_ranges_held(pe, &range, 1) == 1
+                                     : pmt_ete_report_range_held(pe, &range);
+        if (held) {
             for (size_t i = calls; i < r.out.size(); i += 3)
                 if (r.out[i] != T_LOG)
                     violated("a held report called out of the model", r.out[i]);

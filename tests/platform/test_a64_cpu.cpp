@@ -188,3 +188,19 @@ TEST(A64Cpu, ExceptionsKeepTheStackPointers)
     EXPECT_EQ(r.x[5], 0x4010'FF00u); // SP_EL0 in the handler of EL0's SVC
     EXPECT_EQ(r.x[6], 0x4010'FF00u); // EL0's SP after it
 }
+
+// a64_cpu_config::trace_batch outside 1..a64_trace_batch_max is refused with the CPU's error (the
+// run fails with it), not taken as another size.
+TEST(A64Cpu, TraceBatchOutsideItsRangeIsRefused)
+{
+    a64_cpu_config zero, above;
+    zero.trace_batch = 0;
+    above.trace_batch = a64_trace_batch_max + 1;
+    a64_cpu none("none", zero), too_many("too_many", above);
+    EXPECT_NE(none.error().find("trace_batch must be 1..1024"), std::string::npos) << none.error();
+    EXPECT_NE(too_many.error().find("trace_batch must be 1..1024"), std::string::npos);
+    a64_cpu_config most;
+    most.trace_batch = a64_trace_batch_max;
+    a64_cpu fine("fine", most);
+    EXPECT_EQ(fine.error().find("trace_batch"), std::string::npos) << fine.error();
+}

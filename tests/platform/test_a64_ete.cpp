@@ -318,3 +318,69 @@ TEST(A64Ete, AFaultOnTheBufferStopsTheCapture)
     ASSERT_GT(c.decoded.ranges.size(), 100u);
     expect_beginning_of_window(c, whole_window(c));
 }
+
+namespace
+{
+
+// A trace unit that holds the ranges that start at a multiple of 8 and notes when the others
+// are reported.
+struct recording_unit final : pmtrace::ete_report_if {
+    std::vector<uint64_t> held;
+    std::vector<std::pair<uint64_t, sc_core::sc_time>> reported; // start, offset
+    size_t report_ranges_held(const pmt_ete_range *ranges, size_t n) override
+    {
+        size_t i = 0;
+        for (; i < n && ranges[i].start % 8 == 0; i++)
+            held.push_back(ranges[i].start);
+        return i;
+    }
+    pmt_status report_range(const pmt_ete_range &range, const sc_core::sc_time &offset) override
+    {
+        reported.emplace_back(range.start, offset);
+        return PMT_OK;
+    }
+    bool wants_reports() override { return true; }
+    pmt_status report_exception(const pmt_ete_exception_taken &, const sc_core::sc_time &) override
+    {
+        return PMT_OK;
+    }
+    pmt_status report_context_ids(uint32_t, uint32_t, const sc_core::sc_time &) override
+    {
+        return PMT_OK;
+    }
+    pmt_status flush_trace(const sc_core::sc_time &) override { return PMT_OK; }
+};
+
+// The i-th range of a batch ended at i + 1 ns.
+struct nanosecond_times final : a64_trace_times {
+    sc_core::sc_time offset(size_t i) const override
+    {
+        return sc_core::sc_time(static_cast<double>(i + 1), sc_core::SC_NS);
+    }
+};
+
+} // namespace
+
+// ete_reporter gives a batch's ranges to the trace unit in order, held while it holds them, and
+// each it does not hold at the time that range ended, not at the CPU's time now (one second
+// here). 150 ranges: more than the reporter converts at once.
+TEST(A64Ete, TheReporterReportsEachRangeOfABatchNotHeldAtItsTime)
+{
+    recording_unit unit;
+    ete_reporter reporter(unit, [] { return sc_core::sc_time(1, sc_core::SC_SEC); });
+    std::vector<a64_trace_range> ranges(150);
+    for (size_t i = 0; i < ranges.size(); i++) {
+        const uint64_t at = 0x1000 + 4 * i;
+        ranges[i] = {at, at, a64_p0_kind::direct, false, true, at + 4, 1};
+    }
+    reporter.on_ranges(ranges.data(), ranges.size(), nanosecond_times());
+    ASSERT_EQ(unit.held.size(), 75u);
+    ASSERT_EQ(unit.reported.size(), 75u);
+    for (size_t k = 0; k < 75; k++) {
+        EXPECT_EQ(unit.held[k], 0x1000 + 8 * k);
+        EXPECT_EQ(unit.reported[k].first, 0x1000 + 8 * k + 4);
+        EXPECT_EQ(unit.reported[k].second,
+                  sc_core::sc_time(static_cast<double>(2 * k + 2), sc_core::SC_NS));
+    }
+    EXPECT_EQ(reporter.refused(), 0u);
+}

@@ -523,3 +523,72 @@ TEST(A64Trace, StraightLineWithSystemRegisterReads)
     EXPECT_EQ(r.platform->a64->stats().trace_discontinuities, 0u);
     EXPECT_EQ(r.x[2], 4u); // each ADD ran once (the engine wrote the pc: twice, x2 = 5)
 }
+
+namespace
+{
+
+// A listener that notes, for each range, the instructions the reports account for up to its end
+// and the absolute time it ended: sc_time_stamp() + the CPU's offset now (on_range) or the one
+// the batch gives (on_ranges).
+struct timing_listener final : a64_trace_listener {
+    const a64_cpu *cpu = nullptr;
+    uint64_t instructions = 0;
+    size_t batches = 0, batched = 0;
+    std::vector<std::pair<uint64_t, sc_core::sc_time>> ends;
+    void note(const a64_trace_range &r, const sc_core::sc_time &offset)
+    {
+        instructions += ((r.last - r.start) / 4 + 1) * r.count;
+        ends.emplace_back(instructions, sc_core::sc_time_stamp() + offset);
+    }
+    void on_context(const a64_trace_context &, uint64_t) override {}
+    void on_range(const a64_trace_range &r) override { note(r, cpu->retired_offset()); }
+    void on_ranges(const a64_trace_range *r, size_t n, const a64_trace_times &times) override
+    {
+        batches++;
+        batched += n;
+        for (size_t i = 0; i < n; i++)
+            note(r[i], times.offset(i));
+    }
+    void on_exception(const a64_trace_exception_taken &e) override
+    {
+        instructions += (e.preferred_return - e.range_start) / 4;
+    }
+    void on_end(const a64_trace_end &) override {}
+};
+
+} // namespace
+
+// trace_batch.S: most of its ranges reach the listener in batches, later than they ran; each
+// carries the time it ended. Nothing in the program takes time but its instructions (one cycle
+// each), so every range ends as many clock periods after the first as instructions retired in
+// between, whether it came alone or in a batch.
+TEST(A64Trace, RangesInBatchesEachCarryTheTimeTheyEnded)
+{
+    timing_listener listener;
+    vp_config config;
+    config.cpu_kind = vp_cpu::a64;
+    auto p = std::make_unique<vp>("vp", config);
+    std::vector<uint8_t> image =
+        pmtrace::test::read_image(std::string(PMTRACE_A64_DIR) + "/trace_batch.bin");
+    ASSERT_TRUE(!image.empty() && p->load(pmtrace::test::a64_load_address, image));
+    p->a64->set_boot(pmtrace::test::a64_load_address, 0);
+    listener.cpu = p->a64.get();
+    p->a64->add_trace_listener(&listener);
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
+    ASSERT_EQ(p->a64->end(), a64_cpu_end::system_off);
+    // Four ranges an iteration, 2000 iterations; batches of up to 64.
+    ASSERT_GE(listener.ends.size(), 8000u);
+    EXPECT_GT(listener.batched, 7900u);
+    EXPECT_GE(listener.batches, listener.batched / a64_trace_batch_default);
+    EXPECT_LT(listener.batches, listener.batched / 8);
+    const sc_core::sc_time period = p->a64->config().clock_period;
+    const auto &first = listener.ends.front();
+    size_t wrong = 0, first_wrong = 0;
+    for (size_t i = 0; i < listener.ends.size(); i++) {
+        const auto &e = listener.ends[i];
+        if (e.second - first.second != period * static_cast<double>(e.first - first.first) &&
+            !wrong++)
+            first_wrong = i;
+    }
+    EXPECT_EQ(wrong, 0u) << "first at range " << first_wrong << " of " << listener.ends.size();
+}

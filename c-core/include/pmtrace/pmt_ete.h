@@ -145,6 +145,11 @@ pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *range);
  * trace is guaranteed in the Trace Buffer Unit's registers and memory only after a TSB CSYNC
  * (D6.6). */
 bool pmt_ete_report_range_held(pmt_pe *pe, const pmt_ete_range *range);
+/* Ranges in program order, each reported as pmt_ete_report_range_held would report it, up to the
+ * first it cannot hold: returns how many were reported (0..n; 0 for a NULL pe or ranges). A CPU
+ * that gathers the ranges it executed makes one call for them, then the report at its time of
+ * the first one not held (pmt_ete_report_range), and goes on from the one after it. */
+size_t pmt_ete_report_ranges_held(pmt_pe *pe, const pmt_ete_range *ranges, size_t n);
 
 /* Whether reports can change what the trace unit outputs. False while the unit is disabled
  * (TRCPRGCTLR.EN 0) and holds nothing (no trace, no exception to resolve): a report then only

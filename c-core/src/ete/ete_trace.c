@@ -490,6 +490,16 @@ bool pmt_ete_report_range_held(pmt_pe *pe, const pmt_ete_range *r)
     return pe && r && pe->cfg.ete.feat_ete && range_valid(r) && report_held(pe, r);
 }
 
+size_t pmt_ete_report_ranges_held(pmt_pe *pe, const pmt_ete_range *ranges, size_t n)
+{
+    if (!pe || !ranges || !pe->cfg.ete.feat_ete)
+        return 0;
+    size_t i = 0;
+    while (i < n && range_valid(&ranges[i]) && report_held(pe, &ranges[i]))
+        i++;
+    return i;
+}
+
 bool pmt_ete_wants_reports(const pmt_pe *pe)
 {
     if (!pe || !pe->cfg.ete.feat_ete)

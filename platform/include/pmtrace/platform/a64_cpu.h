@@ -95,6 +95,11 @@ struct a64_cpu_config : cpu_pe_config {
     // Record what the CPU executes (a64_exec_log.h: ranges, exceptions, context, in order):
     // exec_log() after the run. Costs what a trace listener costs (docs/cpu.md).
     bool exec_log = false;
+    // The trace listeners get the ranges of the blocks the CPU runs without calling the platform
+    // (on_block's fast path) in batches of up to this many, each with its time
+    // (a64_trace_listener::on_ranges), before any other report and any call to the platform;
+    // 1..a64_trace_batch_max, 1: each range as it ends (docs/cpu.md, "Reports in batches").
+    unsigned trace_batch = a64_trace_batch_default;
 };
 
 struct a64_cpu_stats {
@@ -205,7 +210,7 @@ class a64_cpu : public sc_core::sc_module,
     sc_core::sc_time local_time() const { return qk_.get_current_time(); }
     // The local time offset of the last instruction retired (local_time() counts instructions
     // in batches; this adds those retired since): for a trace unit's timestamps.
-    sc_core::sc_time retired_offset() const;
+    sc_core::sc_time retired_offset() const { return offset_at(retired_); }
     bool irq_level() const { return irq_level_; }
     bool pstate_pm() const { return pm_; } // PSTATE.PM (FEAT_EBEP, FEAT_TRBE_EXC)
 
@@ -345,6 +350,13 @@ class a64_cpu : public sc_core::sc_module,
     void trace_next(uint64_t next);
     void trace_sync(uint64_t at);
     void trace_emit(const a64_trace_range &r);
+    void trace_batch(uint64_t last, const a64_p0 &p, bool taken, uint64_t next);
+    void trace_flush()
+    {
+        if (batch_n_)
+            trace_deliver();
+    }
+    void trace_deliver();
     [[gnu::noinline]] void trace_emit_late(const a64_trace_range &r);
     void trace_context_check(uint64_t next);
     a64_trace_context trace_context_now();
@@ -384,6 +396,9 @@ class a64_cpu : public sc_core::sc_module,
     // model has been told of them (report). Cumulative, so that retiring a block is additions
     // only and the budget is a comparison with a fixed limit.
     uint64_t retired_ = 0, reported_insns_ = 0;
+    // The local time offset when `retired` instructions had retired (retired_offset; those since
+    // the last report(), which counts them into the local time, are added).
+    sc_core::sc_time offset_at(uint64_t retired) const;
     event_counts events_{};
     std::array<uint64_t, num_block_events> reported_{};
     uint64_t stop_at_ = ~uint64_t{0};         // stop when retired_ reaches this (exactly)
@@ -460,6 +475,17 @@ class a64_cpu : public sc_core::sc_module,
     } pending_;
     a64_trace_context trace_context_{};
     bool trace_context_due_ = false; // an MSR changed the context: report it after the MSR
+    // The ranges of on_block's fast path the listeners have not got yet, with their times
+    // (trace_batch; trace_flush gives them before anything else reaches a listener or the
+    // platform).
+    std::vector<a64_trace_range> batch_;
+    size_t batch_n_ = 0;
+    // Their times: retired_ when each ended.
+    struct batch_times final : a64_trace_times {
+        const a64_cpu *cpu = nullptr;
+        std::vector<uint64_t> retired;
+        sc_core::sc_time offset(size_t i) const override { return cpu->offset_at(retired[i]); }
+    } batch_times_;
     std::unique_ptr<a64_exec_log> exec_log_;
 };
 

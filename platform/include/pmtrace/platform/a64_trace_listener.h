@@ -14,7 +14,9 @@
 
 #include <pmtrace/platform/a64_decode.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <systemc>
 
 namespace pmtrace::platform
 {
@@ -93,6 +95,20 @@ struct a64_trace_end {
     uint64_t end = 0;   // when start == end (the last of them ended execution: HVC SYSTEM_OFF)
 };
 
+// How many ranges the CPU gives in one on_ranges call at most (a64_cpu_config::trace_batch): its
+// default and its largest.
+constexpr unsigned a64_trace_batch_default = 64;
+constexpr unsigned a64_trace_batch_max = 1024;
+
+// When the ranges of a batch ended (a64_trace_listener::on_ranges): the CPU's local time offset
+// (sc_time_stamp() + offset) of the i-th, worked out only for those a listener asks.
+class a64_trace_times
+{
+  public:
+    virtual ~a64_trace_times() = default;
+    virtual sc_core::sc_time offset(size_t i) const = 0;
+};
+
 class a64_trace_listener
 {
   public:
@@ -103,8 +119,19 @@ class a64_trace_listener
     // that changed it (at the instruction after the MSR; no range ends there). Exception entry
     // gives its state in on_exception.
     virtual void on_context(const a64_trace_context &context, uint64_t next) = 0;
-    // A range that ends with a P0 element.
+    // A range that ends with a P0 element, at the CPU's time now.
     virtual void on_range(const a64_trace_range &range) = 0;
+    // Ranges in program order, as calls of on_range would give them, made earlier: the CPU
+    // gathers the ranges of the blocks it runs without calling the platform, and gives them at
+    // once before it makes any other report or any call to the platform
+    // (a64_cpu_config::trace_batch; docs/cpu.md, "Reports in batches"). times.offset(i): the
+    // CPU's local time offset when ranges[i] ended. The default gives each to on_range.
+    virtual void on_ranges(const a64_trace_range *ranges, size_t n, const a64_trace_times &times)
+    {
+        (void)times;
+        for (size_t i = 0; i < n; i++)
+            on_range(ranges[i]);
+    }
     // An exception taken (its entry done: the vector is the next instruction).
     virtual void on_exception(const a64_trace_exception_taken &exception) = 0;
     // Execution ended (the CPU runs no more instructions).

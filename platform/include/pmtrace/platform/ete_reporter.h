@@ -30,6 +30,7 @@ class ete_reporter : public a64_trace_listener
 
     void on_context(const a64_trace_context &context, uint64_t next) override;
     void on_range(const a64_trace_range &range) override;
+    void on_ranges(const a64_trace_range *ranges, size_t n, const a64_trace_times &times) override;
     void on_exception(const a64_trace_exception_taken &exception) override;
     void on_end(const a64_trace_end &end) override;
     bool wants_reports() override { return unit_.wants_reports(); }

@@ -13,6 +13,7 @@
  *   pmtrace.capture=BASE pmtrace.capture_size=N   (a capture area, capture.h: each part of the
  *                                          trace collected, for the host to read after the run)
  *   pmtrace.semihosting=1                  (main's status to the host by semihosting SYS_EXIT)
+ *   pmtrace.timestamps=0|1                 (the trace unit's Timestamps, TRCCONFIGR.TS)
  */
 #include "bootargs.h"
 #include "image.h"
@@ -96,7 +97,7 @@ static bool parse(vp_args *a)
     static const unsigned mode_values[] = {PMT_TRBLIMITR_FM_FILL, PMT_TRBLIMITR_FM_WRAP,
                                            PMT_TRBLIMITR_FM_CIRCULAR};
     unsigned scenario = 0, exclude = 0, mode = 0;
-    uint64_t trace = 1, long_counters = 0, event = PMT_EV_INST_RETIRED;
+    uint64_t trace = 1, long_counters = 0, event = PMT_EV_INST_RETIRED, timestamps = 0;
     uint64_t period = 1000000, base = 0x40100000, size = 0x10000, area = 0, area_size = 0;
     a->iterations = 1000;
     a->instructions = 1000;
@@ -113,13 +114,15 @@ static bool parse(vp_args *a)
               number("pmtrace.trace", &trace) && number("pmtrace.long", &long_counters) &&
               number("pmtrace.event", &event) && number("pmtrace.period", &period) &&
               number("pmtrace.buffer", &base) && number("pmtrace.buffer_size", &size) &&
-              number("pmtrace.capture", &area) && number("pmtrace.capture_size", &area_size);
+              number("pmtrace.capture", &area) && number("pmtrace.capture_size", &area_size) &&
+              number("pmtrace.timestamps", &timestamps);
     if (!ok)
         return false;
     if (a->el > 1 || a->per_piece == 0 || event > 0xFFFF || period == 0 || trace > 1 ||
-        long_counters > 1) {
+        long_counters > 1 || timestamps > 1) {
         image_print("sw/vp: pmtrace.el is 0 or 1, pmtrace.per_piece and pmtrace.period at least "
-                    "1, pmtrace.event 16 bits, pmtrace.trace and pmtrace.long 0 or 1\n");
+                    "1, pmtrace.event 16 bits, pmtrace.trace, pmtrace.long and pmtrace.timestamps "
+                    "0 or 1\n");
         return false;
     }
     if (area_size && !sw_capture_init(&capture, (void *)(uintptr_t)area, area_size)) {
@@ -145,6 +148,7 @@ static bool parse(vp_args *a)
                           .exclude_user = exclude == 1,
                           .exclude_kernel = exclude == 2,
                           .trace_id = 0x10,
+                          .timestamps = timestamps,
                           .capture = area_size ? &capture : NULL};
     a->trace_alongside = trace && scenario != 2;
     return true;

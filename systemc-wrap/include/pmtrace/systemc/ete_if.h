@@ -6,6 +6,7 @@
 
 #include <pmtrace/pmt_ete.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <systemc>
 
@@ -20,11 +21,11 @@ class ete_report_if : public virtual sc_core::sc_interface
 {
   public:
     virtual pmt_status report_range(const pmt_ete_range &range, const sc_core::sc_time &offset) = 0;
-    // The same report when it needs no time (pmt_ete_report_range_held: the trace unit holds its
-    // atom, or its bytes in the trace unit buffer, or is disabled), which a CPU tries first to
-    // spare itself its local time.
-    // False: nothing done; make the report with report_range.
-    virtual bool report_range_held(const pmt_ete_range &range) = 0;
+    // The same reports, in order, while they need no time (pmt_ete_report_ranges_held: the trace
+    // unit holds each one's atom, or its bytes in the trace unit buffer, or is disabled), which a
+    // CPU tries first to spare itself its local time. Returns how many were made (0..n); make
+    // the next one with report_range, at its time.
+    virtual size_t report_ranges_held(const pmt_ete_range *ranges, size_t n) = 0;
     // Whether reports can change what the trace unit outputs (pmt_ete_wants_reports): false while
     // it is disabled and holds nothing. A CPU may then make none, and ask again after each System
     // register write it makes to this model.

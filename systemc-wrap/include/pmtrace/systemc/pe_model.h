@@ -190,7 +190,7 @@ class pe_model : public sc_core::sc_module,
     pmt_trbe_status trbe_status() const override;
     // ete_report_if
     pmt_status report_range(const pmt_ete_range &range, const sc_core::sc_time &offset) override;
-    bool report_range_held(const pmt_ete_range &range) override;
+    size_t report_ranges_held(const pmt_ete_range *ranges, size_t n) override;
     bool wants_reports() override;
     pmt_status report_exception(const pmt_ete_exception_taken &exception,
                                 const sc_core::sc_time &offset) override;
