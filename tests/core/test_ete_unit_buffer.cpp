@@ -207,6 +207,73 @@ TEST_F(EteUnitBuffer, TheStreamIsTheSameWithAndWithoutTheBuffer)
     }
 }
 
+// A program's ranges made as a CPU makes them in batches (pmt_ete_report_ranges_held over what
+// is left of the batch, the first not held at its time, then on from the next) give the unit
+// exactly what one held report at a time does: the same stream, the same reports held, the same
+// questions about the time. The ranges: the loop taken 0..5 times and left, the call, FUNC's BR,
+// the loop JMP -> IND -> JMP, IND's BR back to LOOP; with and without the buffer, timestamps and
+// a synchronization every 256 bytes.
+TEST_F(EteUnitBuffer, RangesInBatchesAreReportedAsOneAtATime)
+{
+    std::vector<pmt_ete_range> program;
+    for (unsigned n = 0; program.size() < 5000; n++) {
+        for (unsigned k = 0; k < n % 6; k++)
+            program.push_back({LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 1});
+        program.push_back({LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, false, CALL, 1});
+        program.push_back({CALL, CALL, PMT_ETE_P0_DIRECT, true, FUNC, 1});
+        program.push_back({FUNC, FUNC + 4, PMT_ETE_P0_INDIRECT, true, JMP, 1});
+        program.push_back({JMP, JMP + 4, PMT_ETE_P0_DIRECT, true, IND, 1});
+        program.push_back({IND, IND + 4, PMT_ETE_P0_INDIRECT, true, LOOP, 1});
+    }
+    for (const unsigned buffer : {0u, 1024u}) {
+        std::vector<uint8_t> capture[2];
+        pmt_ete_stats end[2];
+        unsigned asked[2], held_count[2] = {0, 0};
+        for (unsigned batched = 0; batched < 2; batched++) {
+            cfg.ete.unit_buffer = buffer;
+            discard();
+            start(PMT_MASK(TRCCONFIGR, TS), 0x201, false);
+            wr(PMT_REG_TRCSYNCPR, 8);
+            wr(PMT_REG_TRCPRGCTLR, 1);
+            go(0);
+            ts_value = 0x1000;
+            ts_asked = 0;
+            pmt_ete_callbacks cb{};
+            cb.user = this;
+            cb.timestamp = rising_timestamp;
+            ASSERT_EQ(pmt_ete_set_callbacks(pe, &cb), PMT_OK);
+            for (size_t i = 0; i < program.size(); i++) {
+                if (batched) {
+                    const size_t n =
+                        pmt_ete_report_ranges_held(pe, &program[i], program.size() - i);
+                    held_count[1] += static_cast<unsigned>(n);
+                    i += n;
+                    if (i == program.size())
+                        break;
+                } else if (pmt_ete_report_range_held(pe, &program[i])) {
+                    held_count[0]++;
+                    continue;
+                }
+                ASSERT_EQ(pmt_ete_report_range(pe, &program[i]), PMT_OK);
+            }
+            end[batched] = stats();
+            asked[batched] = ts_asked;
+            capture[batched] = captured();
+        }
+        EXPECT_GT(capture[0].size(), 2000u) << buffer;
+        EXPECT_TRUE(capture[1] == capture[0]) << buffer;
+        EXPECT_EQ(held_count[1], held_count[0]) << buffer;
+        EXPECT_GT(held_count[0], program.size() / 2) << buffer;
+        EXPECT_EQ(asked[1], asked[0]) << buffer;
+        EXPECT_EQ(end[1].ranges, program.size()) << buffer;
+        EXPECT_EQ(end[1].traced_p0, end[0].traced_p0) << buffer;
+        EXPECT_EQ(end[1].bytes, end[0].bytes) << buffer;
+        pmt_ete_pkt_config c{};
+        c.ts = true;
+        EXPECT_EQ(decode(capture[1], img, c).errors, 0u) << buffer;
+    }
+}
+
 // The bytes waiting are state: saved, restored, and the run goes on the same. A state whose
 // buffer holds more than this PE's buffer is refused.
 TEST_F(EteUnitBuffer, SaveAndRestoreKeepTheBytesWaiting)

@@ -446,36 +446,57 @@ static inline bool buffer_takes(pmt_pe *pe, const pmt_ete_range *r)
                 e->config.sync_period);
 }
 
+/* A held report's end: the range is reported, execution goes on at its next. */
+static inline void held_done(pmt_pe *pe, const pmt_ete_range *r)
+{
+    pe->ete_stats.ranges++;
+    note_start(pe, r->start);
+    pe->st.etr.expected = r->next;
+}
+
+/* The part of report_held's atom case that depends on the range (just_p0 checks the unit's
+ * state as well): the range runs once, is not a WFx, starts where the trace is with no address
+ * due, and its atom joins those held. True: held. False: nothing done. */
+static inline bool atom_joins(pmt_pe *pe, const pmt_ete_range *r)
+{
+    struct pmt_ete_trace *t = &pe->st.etr;
+    if (r->count != 1 || r->kind == PMT_ETE_P0_WFX || t->address_due != NO_ADDRESS ||
+        t->enc.current != r->start || !ete_atom_held(&t->enc, r->taken, r->next))
+        return false;
+    p0_traced(pe, r);
+    held_done(pe, r);
+    return true;
+}
+
+typedef enum held_as { NOT_HELD = 0, HELD_ATOM, HELD } held_as;
+
 /* The report of a valid range when it needs no time (pmt_ete_report_range_held): the unit is
  * disabled (instructions() finds nothing traced and nothing to end), or the range is just its P0
- * element and the encoder holds the atom, or the trace unit buffer takes its bytes. The unit's
- * state changes as pmt_ete_report_range would change it. False: nothing done. */
-static inline bool report_held(pmt_pe *pe, const pmt_ete_range *r)
+ * element and the encoder holds the atom (HELD_ATOM), or the trace unit buffer takes its bytes.
+ * The unit's state changes as pmt_ete_report_range would change it. NOT_HELD: nothing done. */
+static inline held_as report_held(pmt_pe *pe, const pmt_ete_range *r)
 {
     struct pmt_ete_trace *t = &pe->st.etr;
     if (t->flush_requested || t->pending_extin)
-        return false; /* out_push has work */
+        return NOT_HELD; /* out_push has work */
     if (!t->configured) {
         if (t->enc.on || t->exc_pending)
-            return false;
+            return NOT_HELD;
         t->address_due = NO_ADDRESS; /* as trace_off */
     } else if (t->enc.syncs != t->ts_syncs) {
-        return false; /* a synchronization since the last Timestamp: after_call's is due */
-    } else if (r->kind != PMT_ETE_P0_WFX && just_p0(pe, r) &&
-               ete_atom_held(&t->enc, r->taken, r->next)) {
-        p0_traced(pe, r);
+        return NOT_HELD; /* a synchronization since the last Timestamp: after_call's is due */
+    } else if (r->kind != PMT_ETE_P0_WFX && just_p0(pe, r) && atom_joins(pe, r)) {
+        return HELD_ATOM;
     } else if (pe->cfg.ete.unit_buffer && buffer_takes(pe, r)) {
         ete_out o;
         out_open_held(&o, pe);
         instructions(&o, r->start, r->last, r);
         out_push(&o);
     } else {
-        return false;
+        return NOT_HELD;
     }
-    pe->ete_stats.ranges++;
-    note_start(pe, r->start);
-    t->expected = r->next;
-    return true;
+    held_done(pe, r);
+    return HELD;
 }
 
 void ete_unit_buffer_drain_slow(pmt_pe *pe)
@@ -487,16 +508,28 @@ void ete_unit_buffer_drain_slow(pmt_pe *pe)
 
 bool pmt_ete_report_range_held(pmt_pe *pe, const pmt_ete_range *r)
 {
-    return pe && r && pe->cfg.ete.feat_ete && range_valid(r) && report_held(pe, r);
+    return pe && r && pe->cfg.ete.feat_ete && range_valid(r) && report_held(pe, r) != NOT_HELD;
 }
 
+/* After an atom held (HELD_ATOM), the state report_held checked apart from the range (trace on
+ * and configured, traced as a whole in the stated context, no event, no exception, no
+ * synchronization without its Timestamp, nothing for out_push) is unchanged: an atom held
+ * changes only the pending atoms, the trace's address and address_due. The ranges after it need
+ * only their own checks (atom_joins) until one fails; report_held decides that one. */
 size_t pmt_ete_report_ranges_held(pmt_pe *pe, const pmt_ete_range *ranges, size_t n)
 {
     if (!pe || !ranges || !pe->cfg.ete.feat_ete)
         return 0;
     size_t i = 0;
-    while (i < n && range_valid(&ranges[i]) && report_held(pe, &ranges[i]))
+    while (i < n && range_valid(&ranges[i])) {
+        const held_as h = report_held(pe, &ranges[i]);
+        if (h == NOT_HELD)
+            break;
         i++;
+        if (h == HELD_ATOM)
+            while (i < n && range_valid(&ranges[i]) && atom_joins(pe, &ranges[i]))
+                i++;
+    }
     return i;
 }
 
