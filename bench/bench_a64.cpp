@@ -14,6 +14,8 @@
 //   pmu+trace as pmu, with the PE's trace unit (FEAT_ETE) tracing the loop into the Trace Buffer
 //            Unit in Fill mode (a 9 MiB buffer in RAM, written through DMI): trace on vs pmu;
 //            the platform's trace unit buffer (1 KiB) holds the bytes of most reports;
+//   pmu+trace/nobatch as pmu+trace with the CPU's reports one range at a time
+//            (a64_cpu_config::trace_batch 1, not in batches of 64);
 //   pmu+trace/nobuf as pmu+trace without the trace unit buffer (every report with output is
 //            made at its time);
 //   qemu     QEMU's own figure for the same image (loop only), if qemu-system-aarch64 is found.
@@ -205,7 +207,8 @@ uint64_t trace_bytes(uint64_t mode, uint64_t trbptr, uint64_t trbsr)
 }
 
 int run_vp(const std::string &variant, uint64_t mode, uint64_t quantum_ns, bool listen = false,
-           bool with_ete = false, bool unit_buffer = true)
+           bool with_ete = false, bool unit_buffer = true,
+           unsigned trace_batch = a64_trace_batch_default)
 {
     vp_config config;
     config.cpu_kind = vp_cpu::a64;
@@ -213,6 +216,7 @@ int run_vp(const std::string &variant, uint64_t mode, uint64_t quantum_ns, bool 
     config.pe.core.ete.feat_ete = with_ete || (mode & mode_trace) != 0;
     if (!unit_buffer)
         config.pe.core.ete.unit_buffer = 0;
+    config.a64.trace_batch = trace_batch;
     if (quantum_ns)
         config.a64.quantum = sc_core::sc_time(static_cast<double>(quantum_ns), sc_core::SC_NS);
     vp platform("vp", config);
@@ -394,7 +398,8 @@ int parent(const std::string &self, int runs, const std::vector<std::string> &va
                                            {"pmu+listen", "pmu+listen", quantum, false},
                                            {"pmu+ete", "pmu+ete", quantum, false},
                                            {"pmu+trace", "pmu+trace", quantum, false},
-                                           {"pmu+trace/nobuf", "pmu+trace/nobuf", quantum, false}};
+                                           {"pmu+trace/nobuf", "pmu+trace/nobuf", quantum, false},
+                                           {"pmu+trace/nobatch", "pmu+trace/nobatch", quantum, false}};
     std::map<std::string, std::vector<double>> cpu; // "variant case" -> CPU seconds per run
     std::map<std::string, double> instructions;     // "variant case" -> the count it reported
     bool all_ok = true;
@@ -519,6 +524,8 @@ int sc_main(int argc, char *argv[])
         return run_vp(v, mode_pmu | mode_trace, q);
     if (which == "pmu+trace/nobuf")
         return run_vp(v, mode_pmu | mode_trace, q, false, false, false);
+    if (which == "pmu+trace/nobatch")
+        return run_vp(v, mode_pmu | mode_trace, q, false, false, true, 1);
     std::fprintf(stderr, "bench_a64: unknown case %s\n", which.c_str());
     return 2;
 }

@@ -464,6 +464,32 @@ TEST(A64Trace, AListenerJoiningARunningTraceStartsAfterTheWrite)
                   end(a("second"), a("hvc_off") + 4)});
 }
 
+// Two listeners that start wanting reports at the same write, beside the execution log: each
+// joins there on its own (the CPU keeps a late start per listener) and gets the same reports.
+TEST(A64Trace, TwoListenersJoiningAtOnceEachStartAfterTheWrite)
+{
+    reluctant_listener one, two;
+    // Asked at each attach (one twice), then after the write to PMSELR_EL0: yes.
+    one.asked_before_wanting = 2;
+    two.asked_before_wanting = 1;
+    vp_config config;
+    config.cpu_kind = vp_cpu::a64;
+    config.a64.exec_log = true;
+    auto p = std::make_unique<vp>("vp", config);
+    std::vector<uint8_t> image =
+        pmtrace::test::read_image(std::string(PMTRACE_A64_DIR) + "/trace_join.bin");
+    ASSERT_TRUE(!image.empty() && p->load(pmtrace::test::a64_load_address, image));
+    p->a64->set_boot(pmtrace::test::a64_load_address, 0);
+    p->a64->add_trace_listener(&one);
+    p->a64->add_trace_listener(&two);
+    sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
+    ASSERT_EQ(p->a64->end(), a64_cpu_end::system_off);
+    const std::vector<std::string> want = join_expected(labels("trace_join"));
+    EXPECT_EQ(one.records, want);
+    EXPECT_EQ(two.records, want);
+    EXPECT_EQ(p->a64->stats().trace_discontinuities, 0u);
+}
+
 // A listener that starts wanting reports between two runs of the CPU (a tool's
 // update_trace_listeners(), beside the execution log): it joins at the engine's pc, after the
 // last instruction retired. Its reports account for exactly the instructions retired after the
