@@ -389,17 +389,18 @@ int parent(const std::string &self, int runs, const std::vector<std::string> &va
         std::string name, which, quantum;
         bool store;
     };
-    const std::vector<bench_case> cases = {{"engine", "engine", quantum, true},
-                                           {"hooked", "hooked", quantum, true},
-                                           {"pmu", "pmu", quantum, true},
-                                           {"pmu+mem", "pmu+mem", quantum, true},
-                                           {"pmu/1ms", "pmu", "1000000", false},
-                                           {"pmu+mem/1ms", "pmu+mem", "1000000", false},
-                                           {"pmu+listen", "pmu+listen", quantum, false},
-                                           {"pmu+ete", "pmu+ete", quantum, false},
-                                           {"pmu+trace", "pmu+trace", quantum, false},
-                                           {"pmu+trace/nobuf", "pmu+trace/nobuf", quantum, false},
-                                           {"pmu+trace/nobatch", "pmu+trace/nobatch", quantum, false}};
+    const std::vector<bench_case> cases = {
+        {"engine", "engine", quantum, true},
+        {"hooked", "hooked", quantum, true},
+        {"pmu", "pmu", quantum, true},
+        {"pmu+mem", "pmu+mem", quantum, true},
+        {"pmu/1ms", "pmu", "1000000", false},
+        {"pmu+mem/1ms", "pmu+mem", "1000000", false},
+        {"pmu+listen", "pmu+listen", quantum, false},
+        {"pmu+ete", "pmu+ete", quantum, false},
+        {"pmu+trace", "pmu+trace", quantum, false},
+        {"pmu+trace/nobuf", "pmu+trace/nobuf", quantum, false},
+        {"pmu+trace/nobatch", "pmu+trace/nobatch", quantum, false}};
     std::map<std::string, std::vector<double>> cpu; // "variant case" -> CPU seconds per run
     std::map<std::string, double> instructions;     // "variant case" -> the count it reported
     bool all_ok = true;

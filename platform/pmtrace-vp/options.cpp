@@ -174,37 +174,22 @@ bool kernel_trace_option(const std::string &name)
 // the trace session's do.
 void convert_kernel(const raw &r, const po::variables_map &vm, options &o)
 {
-    for (const char *name : {"scenario",
-                             "iterations",
-                             "duration",
-                             "per-piece",
-                             "irq-cycles",
-                             "events",
-                             "event",
-                             "period",
-                             "long-counters",
-                             "no-trace",
-                             "trace-mode",
-                             "trace-data",
-                             "trace-bytes",
-                             "buffer-base",
-                             "buffer-size",
-                             "trigger",
-                             "trigger-after",
-                             "trigger-count",
-                             "trace-out",
-                             "snapshot",
-                             "decode",
-                             "fault",
-                             "fault-address",
-                             "fault-stage",
-                             "fault-level",
-                             "no-fix",
-                             "stats-json",
-                             "instructions",
-                             "el",
-                             "exclude",
-                             "cpu"})
+    for (const char *name : {"scenario",      "iterations",
+                             "duration",      "per-piece",
+                             "irq-cycles",    "events",
+                             "event",         "period",
+                             "long-counters", "no-trace",
+                             "trace-mode",    "trace-data",
+                             "trace-bytes",   "buffer-base",
+                             "buffer-size",   "trigger",
+                             "trigger-after", "trigger-count",
+                             "trace-out",     "snapshot",
+                             "decode",        "timestamps",
+                             "fault",         "fault-address",
+                             "fault-stage",   "fault-level",
+                             "no-fix",        "stats-json",
+                             "instructions",  "el",
+                             "exclude",       "cpu"})
         if (given(vm, name) && !(o.kernel_trace && kernel_trace_option(name)))
             throw bad_argument{std::string("--") + name +
                                (kernel_trace_option(name)
@@ -259,9 +244,9 @@ void check_a64_scenario(const po::variables_map &vm, const options &o)
                                " needs --cpu host (the scenario image's trace session has no "
                                "trigger source yet)"};
     if (o.scenario != scenario::trace && !o.trace_alongside &&
-        (!o.trace_out.empty() || !o.snapshot.empty() || o.decode))
-        throw bad_argument{"--trace-out, --snapshot and --decode need a trace session (no "
-                           "--no-trace)"};
+        (!o.trace_out.empty() || !o.snapshot.empty() || o.decode || o.timestamps))
+        throw bad_argument{"--trace-out, --snapshot, --decode and --timestamps need a trace "
+                           "session (no --no-trace)"};
     if (o.el > 1)
         throw bad_argument{"--el: 0 or 1"};
 }

@@ -33,8 +33,6 @@ a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &conf
     trbe_exception.bind(trbe_request_);
     if (config_.cycles_per_instruction == 0)
         config_.cycles_per_instruction = 1;
-    if (config_.trace_batch < 1 || config_.trace_batch > a64_trace_batch_max)
-        error_ = "a64_cpu: trace_batch must be 1.." + std::to_string(a64_trace_batch_max);
     batch_.resize(std::clamp(config_.trace_batch, 1u, a64_trace_batch_max));
     batch_times_.cpu = this;
     batch_times_.retired.resize(batch_.size());
@@ -42,6 +40,8 @@ a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &conf
         (config_.entry_el == 2 && !config_.have_el2) ||
         (config_.entry_el == 3 && !config_.have_el3))
         error_ = "a64_cpu: entry_el must be 1, 2 with EL2, or 3 with EL3";
+    if ((config_.trace_batch < 1 || config_.trace_batch > a64_trace_batch_max) && error_.empty())
+        error_ = "a64_cpu: trace_batch must be 1.." + std::to_string(a64_trace_batch_max);
     if (!engine_ && error_.empty()) {
         std::string why;
         engine_ = make_unicorn_engine(why);

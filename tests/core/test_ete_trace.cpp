@@ -300,9 +300,17 @@ TEST_F(EteTrace, RangesHeldInOneCallStopAtTheFirstNotHeld)
     start();
     go(0);
     range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP);
+    // As many as one at a time holds, from the same state.
+    std::vector<uint8_t> state(pmt_pe_state_size(pe));
+    ASSERT_EQ(pmt_pe_save(pe, state.data(), state.size()), PMT_OK);
+    size_t one_at_a_time = 0;
+    while (one_at_a_time < 30 && held(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP))
+        one_at_a_time++;
+    ASSERT_EQ(pmt_pe_restore(pe, state.data(), state.size()), PMT_OK);
     const std::vector<pmt_ete_range> loop(30, {LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 1});
     const pmt_ete_stats before = stats();
     const size_t n = pmt_ete_report_ranges_held(pe, loop.data(), loop.size());
+    EXPECT_EQ(n, one_at_a_time);
     // An Atom packet holds at most 24 atoms: the first range reported held one of them.
     EXPECT_GE(n, 1u);
     EXPECT_LE(n, 23u);

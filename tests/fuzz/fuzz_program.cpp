@@ -837,8 +837,9 @@ static Decoded decode(Input &in, Mix mix, const pmt_pe_config &cfg)
         d.a = (f & 0xC0) ? code + uint64_t{in.u8()} * 4 : in.value();     // start
         d.b = (f & 0xC0) ? d.a + uint64_t{in.u8() % 8u} * 4 : in.value(); // last
         d.c = (f & 0x30) ? code + uint64_t{in.u8()} * 4 : in.value();     // next
-        d.d = uint64_t{f & 0x1Fu}; // kind, taken, bit 4: reported as a batch of one
-        d.e = in.u8() % 4 == 0 ? 2 + in.u16() % 300u : 1; // count: repeated ranges
+        const uint8_t g = in.u8(); // bit 0: a batch (pmt_ete_report_ranges_held); 1-3: size - 1
+        d.d = uint64_t{f & 0x0Fu} | uint64_t{g & 0x0Fu} << 4; // kind, taken; batch, size - 1
+        d.e = in.u8() % 4 == 0 ? 2 + in.u16() % 300u : 1;     // count: repeated ranges
         break;
     }
     case OP_ETE_EXCEPTION:
@@ -1060,28 +1061,38 @@ static void apply(Rig &r, const Decoded &d)
         break;
     }
     case OP_ETE_RANGE: {
-        // As a CPU reports (platform/src/ete_reporter.cpp): held when it can be (alone, or as a
-        // batch of one when d.d bit 4 is set), else at its time. A held report needs no time: it
-        // calls nothing out of the model (no timestamp, no Trace Buffer Unit write, translation,
-        // interrupt or event) but a log line (the filter derived again may name an UNPREDICTABLE
-        // programming or erratum 2038923's stale view).
-        const pmt_ete_range range{d.a, d.b, static_cast<pmt_ete_p0>(d.d & 7), (d.d & 8) != 0,
-                                  d.c, d.e};
-        const size_t calls = r.out.size();
-        pmt_ete_stats before{}, after{};
-        (void)pmt_ete_get_stats(pe, &before);
-        const bool held = (d.d & 16) ? pmt_ete_report_ranges_held(pe, &range, 1) == 1
-                                     : pmt_ete_report_range_held(pe, &range);
-        if (held) {
-            for (size_t i = calls; i < r.out.size(); i += 3)
-                if (r.out[i] != T_LOG)
-                    violated("a held report called out of the model", r.out[i]);
-            (void)pmt_ete_get_stats(pe, &after);
-            stats.held++;
-            stats.held_output += after.bytes != before.bytes;
-            r.rec(T_RESULT, 1);
-        } else
-            r.rec(T_RESULT, static_cast<uint64_t>(pmt_ete_report_range(pe, &range)));
+        // As a CPU reports (platform/src/ete_reporter.cpp): held when it can be, else at its
+        // time. Alone, or (d.d bit 4) a batch of 1 to 8 runs of the range, each once: held up to
+        // the first not held (pmt_ete_report_ranges_held), that one at its time, then on from
+        // the next. A held report needs no time: it calls nothing out of the model (no
+        // timestamp, no Trace Buffer Unit write, translation, interrupt or event) but a log line
+        // (the filter derived again may name an UNPREDICTABLE programming or erratum 2038923's
+        // stale view).
+        const bool batch = (d.d & 16) != 0;
+        const size_t m = batch ? 1 + ((d.d >> 5) & 7) : 1;
+        pmt_ete_range rs[8];
+        for (size_t k = 0; k < m; k++)
+            rs[k] = {
+                d.a, d.b, static_cast<pmt_ete_p0>(d.d & 7), (d.d & 8) != 0, d.c, m > 1 ? 1 : d.e};
+        for (size_t i = 0; i < m; i++) {
+            const size_t calls = r.out.size();
+            pmt_ete_stats before{}, after{};
+            (void)pmt_ete_get_stats(pe, &before);
+            const size_t held = batch ? pmt_ete_report_ranges_held(pe, &rs[i], m - i)
+                                      : pmt_ete_report_range_held(pe, &rs[i]);
+            if (held) {
+                for (size_t k = calls; k < r.out.size(); k += 3)
+                    if (r.out[k] != T_LOG)
+                        violated("a held report called out of the model", r.out[k]);
+                (void)pmt_ete_get_stats(pe, &after);
+                stats.held += held;
+                stats.held_output += after.bytes != before.bytes;
+            }
+            r.rec(T_RESULT, held);
+            i += held;
+            if (i < m)
+                r.rec(T_RESULT, static_cast<uint64_t>(pmt_ete_report_range(pe, &rs[i])));
+        }
         break;
     }
     case OP_ETE_EXCEPTION: {

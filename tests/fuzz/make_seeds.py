@@ -56,14 +56,20 @@ ETE_ON_TS = op("ETE_PROGRAM", u16(0x800), u8(1), u8(8), u8(1))  # TRCCONFIGR.TS
 
 
 # ETE_RANGE in the page of code at 0x40000000: instructions start..last (word indexes), then
-# the P0 element (0 direct, 1 indirect), taken, going on at next; run once.
-def ete_range(start, last, kind, nxt):
-    return op("ETE_RANGE", u8(0xF0 | 8 | kind), u8(start), u8(last - start), u8(nxt), u8(1))
+# the P0 element (0 direct, 1 indirect), taken, going on at next; run once, or `batch` (1..8)
+# times as one batch (pmt_ete_report_ranges_held).
+def ete_range(start, last, kind, nxt, batch=0):
+    g = 1 | (batch - 1) << 1 if batch else 0
+    return op("ETE_RANGE", u8(0xF0 | 8 | kind), u8(start), u8(last - start), u8(nxt), u8(g),
+              u8(1))
 
 
 # A loop of a BR and a B: the range after the BR has an Address packet (held into the trace
 # unit buffer when there is one).
 ETE_LOOP = (ete_range(0, 1, 1, 0x10) + ete_range(0x10, 0x11, 0, 0)) * 8
+# A loop of one B (to itself), eight runs a batch; then the BR and B loop.
+ETE_BATCHES = ete_range(0x20, 0x21, 0, 0x20, batch=8) * 6 + ete_range(0x20, 0x21, 0, 0) \
+    + ETE_LOOP
 
 
 def trace(n, seed=0):
@@ -138,6 +144,8 @@ SEEDS = {
         + ETE_ON + ETE_LOOP + op("FORK") + ETE_LOOP + op("CONTEXT_SYNC") + ETE_LOOP,
         "ete_timestamps": preset(0, ete=True, unit_buffer=True) + trbe_program(trfcr=3) + NS_EL1
         + ETE_ON_TS + ETE_LOOP + op("FORK") + ETE_LOOP * 4,
+        "ete_batches": preset(0, ete=True, unit_buffer=True) + trbe_program(trfcr=3) + NS_EL1
+        + ETE_ON_TS + ETE_BATCHES + op("FORK") + ETE_BATCHES,
     },
     "fuzz_frames": {
         "pmu_frame": preset(0) + op("PMU_FRAME", u16(0xE04), u8(0), u8(0x06), u8(0))
