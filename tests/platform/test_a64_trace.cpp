@@ -148,10 +148,9 @@ struct reluctant_listener final : a64_trace_listener {
     bool wants_reports() override { return asked++ >= asked_before_wanting || on; }
 };
 
-// Runs `program` with `listener` attached before simulation (and removed again if `remove`),
-// after the execution log if `exec_log`.
-std::unique_ptr<vp> run_with(const std::string &program, a64_trace_listener *listener, bool remove,
-                             bool exec_log = false)
+// A platform with the AArch64 CPU (and the execution log if `exec_log`) that boots `program`,
+// not yet started (a program that does not load fails the test).
+std::unique_ptr<vp> booting(const std::string &program, bool exec_log = false)
 {
     vp_config config;
     config.cpu_kind = vp_cpu::a64;
@@ -159,8 +158,17 @@ std::unique_ptr<vp> run_with(const std::string &program, a64_trace_listener *lis
     auto p = std::make_unique<vp>("vp", config);
     std::vector<uint8_t> image =
         pmtrace::test::read_image(std::string(PMTRACE_A64_DIR) + "/" + program + ".bin");
-    EXPECT_TRUE(!image.empty() && p->load(pmtrace::test::a64_load_address, image));
+    EXPECT_TRUE(!image.empty() && p->load(pmtrace::test::a64_load_address, image)) << program;
     p->a64->set_boot(pmtrace::test::a64_load_address, 0);
+    return p;
+}
+
+// Runs `program` with `listener` attached before simulation (and removed again if `remove`),
+// after the execution log if `exec_log`.
+std::unique_ptr<vp> run_with(const std::string &program, a64_trace_listener *listener, bool remove,
+                             bool exec_log = false)
+{
+    std::unique_ptr<vp> p = booting(program, exec_log);
     p->a64->add_trace_listener(listener);
     if (remove)
         p->a64->remove_trace_listener(listener);
@@ -472,14 +480,7 @@ TEST(A64Trace, TwoListenersJoiningAtOnceEachStartAfterTheWrite)
     // Asked at each attach (one twice), then after the write to PMSELR_EL0: yes.
     one.asked_before_wanting = 2;
     two.asked_before_wanting = 1;
-    vp_config config;
-    config.cpu_kind = vp_cpu::a64;
-    config.a64.exec_log = true;
-    auto p = std::make_unique<vp>("vp", config);
-    std::vector<uint8_t> image =
-        pmtrace::test::read_image(std::string(PMTRACE_A64_DIR) + "/trace_join.bin");
-    ASSERT_TRUE(!image.empty() && p->load(pmtrace::test::a64_load_address, image));
-    p->a64->set_boot(pmtrace::test::a64_load_address, 0);
+    std::unique_ptr<vp> p = booting("trace_join", true);
     p->a64->add_trace_listener(&one);
     p->a64->add_trace_listener(&two);
     sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
@@ -497,14 +498,7 @@ TEST(A64Trace, TwoListenersJoiningAtOnceEachStartAfterTheWrite)
 TEST(A64Trace, AListenerJoiningBetweenRunsGetsExactlyWhatRunsAfter)
 {
     reluctant_listener later;
-    vp_config config;
-    config.cpu_kind = vp_cpu::a64;
-    config.a64.exec_log = true;
-    auto p = std::make_unique<vp>("vp", config);
-    std::vector<uint8_t> image =
-        pmtrace::test::read_image(std::string(PMTRACE_A64_DIR) + "/trace_flow.bin");
-    ASSERT_TRUE(!image.empty() && p->load(pmtrace::test::a64_load_address, image));
-    p->a64->set_boot(pmtrace::test::a64_load_address, 0);
+    std::unique_ptr<vp> p = booting("trace_flow", true);
     p->a64->add_trace_listener(&later);
     uint64_t pc = 0, retired_at_join = 0;
     sc_core::sc_spawn([&] {
@@ -591,13 +585,7 @@ struct timing_listener final : a64_trace_listener {
 TEST(A64Trace, RangesInBatchesEachCarryTheTimeTheyEnded)
 {
     timing_listener listener;
-    vp_config config;
-    config.cpu_kind = vp_cpu::a64;
-    auto p = std::make_unique<vp>("vp", config);
-    std::vector<uint8_t> image =
-        pmtrace::test::read_image(std::string(PMTRACE_A64_DIR) + "/trace_batch.bin");
-    ASSERT_TRUE(!image.empty() && p->load(pmtrace::test::a64_load_address, image));
-    p->a64->set_boot(pmtrace::test::a64_load_address, 0);
+    std::unique_ptr<vp> p = booting("trace_batch");
     listener.cpu = p->a64.get();
     p->a64->add_trace_listener(&listener);
     sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
