@@ -9,8 +9,8 @@
 // buffer in Circular Buffer mode, first in the DMI memory, then in the other one, `megabytes`
 // MiB each (default 16384 and 2048). It prints bytes per second for both and their ratio, and
 // checks the last buffer contents.
-#include <pmtrace/platform/memory.h>
-#include <pmtrace/platform/router.h>
+#include <pmtrace/platform/bus/memory.h>
+#include <pmtrace/platform/bus/router.h>
 #include <pmtrace/systemc/pe_model.h>
 
 #include <chrono>

@@ -13,7 +13,7 @@
 // instructions.
 //
 // Built with -ffixed-x20 -ffixed-x28: loop.S's interrupt handler counts in x20, and its vectors
-// write x28 (tests/platform/a64/common.inc); the handler saves the other registers it uses.
+// write x28 (tests/platform/cpu/a64/common.inc); the handler saves the other registers it uses.
 #include <stddef.h>
 #include <stdint.h>
 

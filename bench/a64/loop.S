@@ -16,7 +16,7 @@
 //   bit 2     the result also goes to the PL011 ("bench ok" or "bench FAIL <x19 in hex>")
 //   bit 3     no loop and no PMU: the program's start and end alone (to time start-up)
 //   bit 4     the trace unit (FEAT_ETE) traces the loop into the Trace Buffer Unit, Fill mode,
-//             programmed as Linux does (tests/platform/a64/ete.inc); x25 TRBPTR_EL1 and x26
+//             programmed as Linux does (tests/platform/cpu/a64/ete.inc); x25 TRBPTR_EL1 and x26
 //             TRBSR_EL1 at the end (WRAP: the buffer filled, TRBPTR_EL1 back at its base)
 // The program checks its own result and ends with PSCI SYSTEM_OFF; registers at the end:
 //   x19  0 when every check passed, else the number of the first that failed

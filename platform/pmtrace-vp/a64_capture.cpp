@@ -3,12 +3,12 @@
 
 #include "apps/capture.h"
 
-#include <pmtrace/platform/boot_image.h>
-#include <pmtrace/platform/ete_reporter.h>
-#include <pmtrace/platform/execution_check.h>
-#include <pmtrace/platform/memory_map.h>
-#include <pmtrace/platform/opencsd_snapshot.h>
-#include <pmtrace/platform/trace_decoder.h>
+#include <pmtrace/platform/boot/boot_image.h>
+#include <pmtrace/platform/trace/ete_reporter.h>
+#include <pmtrace/platform/trace/execution_check.h>
+#include <pmtrace/platform/bus/memory_map.h>
+#include <pmtrace/platform/trace/opencsd_snapshot.h>
+#include <pmtrace/platform/trace/trace_decoder.h>
 
 #include <cstdio>
 #include <cstring>

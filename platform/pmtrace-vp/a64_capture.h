@@ -9,7 +9,7 @@
 
 #include "options.h"
 
-#include <pmtrace/platform/trace_types.h>
+#include <pmtrace/platform/trace/trace_types.h>
 #include <pmtrace/platform/vp.h>
 
 #include <cstdint>

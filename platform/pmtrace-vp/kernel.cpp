@@ -2,8 +2,8 @@
 #include "kernel.h"
 #include "scenario.h"
 
-#include <pmtrace/platform/boot_image.h>
-#include <pmtrace/platform/virt_dtb.h>
+#include <pmtrace/platform/boot/boot_image.h>
+#include <pmtrace/platform/boot/virt_dtb.h>
 
 #include <poll.h>
 #include <unistd.h>

@@ -7,7 +7,7 @@
 
 #include "options.h"
 
-#include <pmtrace/platform/boot_image.h>
+#include <pmtrace/platform/boot/boot_image.h>
 #include <pmtrace/platform/vp.h>
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 // kernel_trace.cpp - the trace session around a --kernel image (kernel_trace.h).
 #include "kernel_trace.h"
 
-#include <pmtrace/platform/a64_debug_hal.h>
-#include <pmtrace/platform/memory_map.h>
-#include <pmtrace/platform/opencsd_snapshot.h>
+#include <pmtrace/platform/cpu/a64_debug_hal.h>
+#include <pmtrace/platform/bus/memory_map.h>
+#include <pmtrace/platform/trace/opencsd_snapshot.h>
 
 #include <cstdio>
 

@@ -15,8 +15,8 @@
 #include "scenario.h"
 #include "summary.h"
 
-#include <pmtrace/platform/boot_image.h>
-#include <pmtrace/platform/memory_map.h>
+#include <pmtrace/platform/boot/boot_image.h>
+#include <pmtrace/platform/bus/memory_map.h>
 
 #include <chrono>
 #include <cstdio>

@@ -1,11 +1,11 @@
 // options.cpp - pmtrace-vp's command line (options.h).
 #include "options.h"
 
-#include <pmtrace/platform/a64_cpu.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
 
 #include <boost/program_options.hpp>
 
-#include <pmtrace/platform/memory_map.h>
+#include <pmtrace/platform/bus/memory_map.h>
 #include <pmtrace/platform/vp.h>
 
 #include <cctype>

@@ -3,7 +3,7 @@
 #ifndef PMTRACE_VP_OPTIONS_H
 #define PMTRACE_VP_OPTIONS_H
 
-#include <pmtrace/platform/a64_trace_listener.h>
+#include <pmtrace/platform/cpu/a64_trace_listener.h>
 #include <pmtrace/pmtrace.h>
 
 #include "apps/apps.h"

@@ -3,8 +3,8 @@
 
 #include "a64_scenario.h"
 
-#include <pmtrace/platform/boot_image.h>
-#include <pmtrace/platform/memory_map.h>
+#include <pmtrace/platform/boot/boot_image.h>
+#include <pmtrace/platform/bus/memory_map.h>
 
 #include <filesystem>
 #include <ostream>

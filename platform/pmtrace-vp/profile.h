@@ -6,7 +6,7 @@
 
 #include "options.h"
 
-#include <pmtrace/platform/perf_data.h>
+#include <pmtrace/platform/trace/perf_data.h>
 #include <pmtrace/platform/vp.h>
 
 #include <iosfwd>

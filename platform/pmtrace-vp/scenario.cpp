@@ -1,7 +1,7 @@
 // scenario.cpp - the scenarios (scenario.h).
 #include "scenario.h"
 
-#include <pmtrace/platform/trace_decoder.h>
+#include <pmtrace/platform/trace/trace_decoder.h>
 
 #include <algorithm>
 #include <cstdio>

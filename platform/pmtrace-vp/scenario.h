@@ -6,7 +6,7 @@
 
 #include "options.h"
 
-#include <pmtrace/platform/ete_loop.h>
+#include <pmtrace/platform/trace/ete_loop.h>
 #include <pmtrace/platform/vp.h>
 
 #include <string>

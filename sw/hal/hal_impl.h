@@ -1,6 +1,6 @@
 /*
  * hal_impl.h - for HAL implementations, not drivers: what the core HAL (hal_core.c) and the
- * platform's host-driven CPU (platform/src/cpu.cpp) do the same way.
+ * platform's host-driven CPU (platform/src/cpu/cpu.cpp) do the same way.
  *
  * Firmware: before the software runs, EL3 and EL2 firmware (TF-A, a hypervisor) give the kernel
  * every counter and the trace buffer: hal_firmware_mdcr_el3/el2 are the values they write.

@@ -10,7 +10,7 @@
 #include <opencsd/c_api/opencsd_c_api.h>
 #include <opencsd/ete/trc_pkt_types_ete.h>
 #include <pmtrace/pmt_ete_packet.h>
-#include <pmtrace/platform/trace_types.h>
+#include <pmtrace/platform/trace/trace_types.h>
 
 #include <cstdint>
 #include <map>

@@ -1061,7 +1061,7 @@ static void apply(Rig &r, const Decoded &d)
         break;
     }
     case OP_ETE_RANGE: {
-        // As a CPU reports (platform/src/ete_reporter.cpp): held when it can be, else at its
+        // As a CPU reports (platform/src/trace/ete_reporter.cpp): held when it can be, else at its
         // time. Alone, or (d.d bit 4) a batch of 1 to 8 runs of the range, each once: held up to
         // the first not held (pmt_ete_report_ranges_held), that one at its time, then on from
         // the next. A held report needs no time: it calls nothing out of the model (no

@@ -7,7 +7,7 @@
 #define PMTRACE_TESTS_PLATFORM_OPENCSD_TOOLS_H
 
 #include <gtest/gtest.h>
-#include <pmtrace/platform/trace_types.h>
+#include <pmtrace/platform/trace/trace_types.h>
 
 #include <cstddef>
 #include <cstdint>

@@ -7,10 +7,10 @@
 
 #include "pe_model_fixture.h"
 
-#include <pmtrace/platform/memory.h>
-#include <pmtrace/platform/router.h>
-#include <pmtrace/platform/trace_source.h>
-#include <pmtrace/platform/translator.h>
+#include <pmtrace/platform/bus/memory.h>
+#include <pmtrace/platform/bus/router.h>
+#include <pmtrace/platform/trace/trace_source.h>
+#include <pmtrace/platform/bus/translator.h>
 #include <tlm_utils/simple_target_socket.h>
 
 #include <functional>

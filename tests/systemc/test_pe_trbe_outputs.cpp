@@ -5,7 +5,7 @@
 #include "pe_trbe_fixture.h"
 
 #include <fstream>
-#include <pmtrace/platform/trace_source.h>
+#include <pmtrace/platform/trace/trace_source.h>
 #include <sstream>
 
 namespace

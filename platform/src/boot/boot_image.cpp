@@ -1,7 +1,7 @@
 // boot_image.cpp - ELF, arm64 Image and raw images into RAM; the device tree's place. Every
 // offset and size read from the file is checked before it is added or used, so a hostile header
 // can neither overflow the arithmetic nor make the loader read past the buffer.
-#include "pmtrace/platform/boot_image.h"
+#include "pmtrace/platform/boot/boot_image.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -4,7 +4,7 @@
 // timer/arm,arch_timer.yaml, arm/pmu.yaml, arm/arm,trbe.yaml,
 // arm/arm,embedded-trace-extension.yaml, interrupt-controller/arm,gic-v3.yaml, serial/pl011.yaml,
 // clock/fixed-clock.yaml).
-#include "pmtrace/platform/virt_dtb.h"
+#include "pmtrace/platform/boot/virt_dtb.h"
 
 #include <libfdt.h>
 

@@ -1,5 +1,5 @@
 // memory.cpp - RAM, DMI and the fault table.
-#include "pmtrace/platform/memory.h"
+#include "pmtrace/platform/bus/memory.h"
 
 #include <algorithm>
 #include <cstdio>

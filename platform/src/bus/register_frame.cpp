@@ -1,5 +1,5 @@
 // register_frame.cpp - decoding TLM accesses against a register table.
-#include "pmtrace/platform/register_frame.h"
+#include "pmtrace/platform/bus/register_frame.h"
 
 #include <cstdio>
 #include <cstring>

@@ -1,5 +1,5 @@
 // router.cpp - address decode, DMI range translation and invalidation fan-out.
-#include "pmtrace/platform/router.h"
+#include "pmtrace/platform/bus/router.h"
 
 #include <algorithm>
 #include <cstdio>

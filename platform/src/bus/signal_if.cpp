@@ -1,5 +1,5 @@
 // signal_if.cpp - output ports that call their target at once and keep a view for waveforms.
-#include "pmtrace/platform/signal_if.h"
+#include "pmtrace/platform/bus/signal_if.h"
 
 #include <string>
 

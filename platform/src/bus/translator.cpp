@@ -1,5 +1,5 @@
 // translator.cpp - page rules for the TRBE's translations.
-#include "pmtrace/platform/translator.h"
+#include "pmtrace/platform/bus/translator.h"
 
 #include <cstdio>
 #include <string>

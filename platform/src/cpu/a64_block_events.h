@@ -5,8 +5,8 @@
 #ifndef PMTRACE_PLATFORM_A64_BLOCK_EVENTS_H
 #define PMTRACE_PLATFORM_A64_BLOCK_EVENTS_H
 
-#include <pmtrace/platform/a64_cpu.h>
-#include <pmtrace/platform/a64_decode.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
+#include <pmtrace/platform/cpu/a64_decode.h>
 
 #include <pmtrace/pmt_events.h>
 

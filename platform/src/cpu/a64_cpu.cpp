@@ -2,7 +2,7 @@
 // state it tells the PE model. The accounting of retired instructions and their events is in
 // a64_cpu_accounting.cpp; exceptions, devices and system registers in
 // a64_cpu_{exceptions,device,sysreg}.cpp.
-#include <pmtrace/platform/a64_cpu.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
 
 #include "a64_cpu_regs.h"
 #include "hal/hal_impl.h"

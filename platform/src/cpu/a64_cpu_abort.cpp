@@ -4,8 +4,8 @@
 // finds the fault with its own walk (a64_stage1.h) and takes the exception with the ESR and FAR
 // AArch64.Abort gives it (J1.1: AArch64.DataAbort, AArch64.InstructionAbort,
 // AArch64.FaultSyndrome).
-#include <pmtrace/platform/a64_cpu.h>
-#include <pmtrace/platform/a64_decode.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
+#include <pmtrace/platform/cpu/a64_decode.h>
 
 #include "a64_cpu_regs.h"
 

@@ -3,8 +3,8 @@
 // PMU's headroom of each counted event, the quantum) and the exact stops it makes; the events
 // the CPU delivers (PMCEID); what happens at the boundary after an instruction the block ends
 // on (an ERET, a PSTATE write, TSB CSYNC, a Store-Exclusive's status).
-#include <pmtrace/platform/a64_cpu.h>
-#include <pmtrace/platform/a64_decode.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
+#include <pmtrace/platform/cpu/a64_decode.h>
 
 #include "a64_block_events.h"
 

@@ -11,7 +11,7 @@
 // translates (an exception or ERET into it). Only virtual addresses that can never be physical
 // ones get aliases (at or above 2^52: the high range of a kernel), so an alias never shadows a
 // device or RAM.
-#include <pmtrace/platform/a64_cpu.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
 
 #include "a64_cpu_regs.h"
 

@@ -3,11 +3,11 @@
 // the running block, performs its accesses on the bus (b_transport, the local time offset as the
 // delay), writes the registers, and goes on after it. An error response is a synchronous
 // External abort (a Data Abort, DFSC 0b010000) with the syndrome of the instruction.
-#include <pmtrace/platform/a64_cpu.h>
-#include <pmtrace/platform/a64_decode.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
+#include <pmtrace/platform/cpu/a64_decode.h>
 
 #include "a64_cpu_regs.h"
-#include "bus_access.h"
+#include "bus/bus_access.h"
 
 #include <cstring>
 #include <vector>

@@ -1,6 +1,6 @@
 // a64_cpu_exceptions.cpp - exception entry (AArch64.TakeException, J1.1), the stops of the
 // engine that become exceptions, IRQ and SError, and PSCI (Arm DEN 0022) as firmware answers it.
-#include <pmtrace/platform/a64_cpu.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
 
 #include "a64_cpu_regs.h"
 #include "a64_exception_events.h"

@@ -16,7 +16,7 @@
 //   the next instruction that generates it. No per-instruction work otherwise;
 // - every exception entry and ERET goes through exception_entry / exception_return (with
 //   FEAT_SEBEP) or set_pe_state, with PSTATE.PM.
-#include <pmtrace/platform/a64_cpu.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
 
 #include "a64_cpu_regs.h"
 

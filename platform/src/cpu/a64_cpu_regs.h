@@ -3,7 +3,7 @@
 #ifndef PMTRACE_PLATFORM_A64_CPU_REGS_H
 #define PMTRACE_PLATFORM_A64_CPU_REGS_H
 
-#include <pmtrace/platform/a64_engine.h>
+#include <pmtrace/platform/cpu/a64_engine.h>
 #include <pmtrace/pmt_types.h>
 
 #include "hal/hal.h"

@@ -4,7 +4,7 @@
 // ("Semihosting for AArch32 and AArch64", Arm IHI 0069). While a debugger serves the call the PE
 // is halted, in Debug state, where the PMU does not count: the HLT is not retired and no event
 // is counted for it.
-#include <pmtrace/platform/a64_cpu.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
 
 #include "a64_cpu_regs.h"
 

@@ -1,7 +1,7 @@
 // a64_cpu_sysreg.cpp - where an MRS, MSR, SYS or SYSL goes: the PE model (PMU, TRBE, trace
 // filter, MDCR_ELx ...), the GIC CPU interface (ICC_*), the ID registers the PE model adds its
 // fields to, or the engine.
-#include <pmtrace/platform/a64_cpu.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
 
 #include "a64_cpu_regs.h"
 

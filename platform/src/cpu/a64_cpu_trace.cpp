@@ -13,7 +13,7 @@
 // an interrupt) only extend the open range. Every call here is behind `tracing_`: with no
 // listener that wants reports nothing is called (a block's P0 elements are decoded with its
 // counts, once, when the block is first seen: block_info).
-#include <pmtrace/platform/a64_cpu.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
 
 #include "a64_cpu_regs.h"
 

@@ -1,5 +1,5 @@
 // a64_debug_hal.cpp - the sw/ drivers run by an external agent (a64_debug_hal.h).
-#include <pmtrace/platform/a64_debug_hal.h>
+#include <pmtrace/platform/cpu/a64_debug_hal.h>
 
 #include "hal/hal_impl.h"
 

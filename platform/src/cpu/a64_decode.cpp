@@ -1,6 +1,6 @@
 // a64_decode.cpp - instruction classes and load/store operands (a64_decode.h). The encodings are
 // those of the Arm ARM, C4.1 (the top-level groups) and C4.1.66 ff. (loads and stores).
-#include <pmtrace/platform/a64_decode.h>
+#include <pmtrace/platform/cpu/a64_decode.h>
 
 namespace pmtrace::platform
 {

@@ -18,7 +18,7 @@
 //   mapped at the virtual address only lets the access through, its contents unused (measured,
 //   docs/cpu.md). An alias is such a region, on the host memory of the physical range, so the
 //   host API reads the right bytes at the virtual address too.
-#include <pmtrace/platform/a64_engine.h>
+#include <pmtrace/platform/cpu/a64_engine.h>
 
 #include "a64_cpu_regs.h"
 

@@ -1,5 +1,5 @@
 // a64_exec_log.cpp - the execution log (a64_exec_log.h) and its text form.
-#include <pmtrace/platform/a64_exec_log.h>
+#include <pmtrace/platform/cpu/a64_exec_log.h>
 
 #include <cinttypes>
 #include <cstdio>

@@ -1,6 +1,6 @@
 // a64_stage1.cpp - stage 1 translation (a64_stage1.h), following AArch64.S1Translate,
 // AArch64.S1Walk and AArch64.S1ComputePermissions (J1.1) for direct permissions.
-#include <pmtrace/platform/a64_stage1.h>
+#include <pmtrace/platform/cpu/a64_stage1.h>
 
 namespace pmtrace::platform
 {

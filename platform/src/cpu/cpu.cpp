@@ -1,7 +1,7 @@
 // cpu.cpp - the host-driven CPU (cpu.h).
-#include <pmtrace/platform/cpu.h>
+#include <pmtrace/platform/cpu/cpu.h>
 
-#include "bus_access.h"
+#include "bus/bus_access.h"
 #include "hal/hal_impl.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // uart_pl011.cpp - PL011 registers.
-#include "pmtrace/platform/uart_pl011.h"
+#include "pmtrace/platform/devices/uart_pl011.h"
 
 #include <cstdio>
 

@@ -1,5 +1,5 @@
 // cti.cpp - channel mapping, application triggers, acknowledge, and the CTI registers (H9.5).
-#include "pmtrace/platform/cti.h"
+#include "pmtrace/platform/interrupt/cti.h"
 
 #include <string>
 

@@ -1,5 +1,5 @@
 // gic.cpp - the GICv3 module: the frames on their sockets, the PPI lines, the outputs.
-#include "pmtrace/platform/gic.h"
+#include "pmtrace/platform/interrupt/gic.h"
 
 #include <string>
 

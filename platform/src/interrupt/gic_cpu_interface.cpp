@@ -1,7 +1,7 @@
 // gic_cpu_interface.cpp - acknowledge, priority drop, deactivation, masking and preemption.
-#include "pmtrace/platform/gic_cpu_interface.h"
+#include "pmtrace/platform/interrupt/gic_cpu_interface.h"
 
-#include "pmtrace/platform/gic_redistributor.h"
+#include "pmtrace/platform/interrupt/gic_redistributor.h"
 
 #include <systemc>
 #include <utility>

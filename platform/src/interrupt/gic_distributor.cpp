@@ -1,5 +1,5 @@
 // gic_distributor.cpp - GICD_* registers.
-#include "pmtrace/platform/gic_distributor.h"
+#include "pmtrace/platform/interrupt/gic_distributor.h"
 
 #include <utility>
 

@@ -1,7 +1,7 @@
 // gic_redistributor.cpp - GICR_* registers and the SGI/PPI state of one PE.
-#include "pmtrace/platform/gic_redistributor.h"
+#include "pmtrace/platform/interrupt/gic_redistributor.h"
 
-#include "pmtrace/platform/gic_distributor.h"
+#include "pmtrace/platform/interrupt/gic_distributor.h"
 
 #include <utility>
 

@@ -1,6 +1,6 @@
 // generic_timer.cpp - the counter in simulated time, the timers' registers and their interrupt
 // lines.
-#include "pmtrace/platform/generic_timer.h"
+#include "pmtrace/platform/timer/generic_timer.h"
 
 #include "generic_timer_access.h"
 

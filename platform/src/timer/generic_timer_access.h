@@ -5,7 +5,7 @@
 #ifndef PMTRACE_PLATFORM_SRC_GENERIC_TIMER_ACCESS_H
 #define PMTRACE_PLATFORM_SRC_GENERIC_TIMER_ACCESS_H
 
-#include "pmtrace/platform/generic_timer_regs.h"
+#include "pmtrace/platform/timer/generic_timer_regs.h"
 
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 // generic_timer_regs.cpp - the Generic Timer's encodings and register names.
-#include "pmtrace/platform/generic_timer_regs.h"
+#include "pmtrace/platform/timer/generic_timer_regs.h"
 
 namespace pmtrace::platform
 {

@@ -1,6 +1,6 @@
 // ete_encoder.cpp - the waypoint trace's packets through the C core's ETE packet encoder
 // (pmt_ete_packet.h), flushed after every call, with log lines for refused calls.
-#include "pmtrace/platform/ete_encoder.h"
+#include "pmtrace/platform/trace/ete_encoder.h"
 
 #include <sstream>
 #include <utility>

@@ -1,5 +1,5 @@
 // ete_loop.cpp - the workload loop's trace as ETE (ete_loop.h).
-#include "pmtrace/platform/ete_loop.h"
+#include "pmtrace/platform/trace/ete_loop.h"
 
 #include <cstring>
 

@@ -1,5 +1,5 @@
 // ete_reporter.cpp - the CPU's reports to the trace unit (ete_reporter.h).
-#include <pmtrace/platform/ete_reporter.h>
+#include <pmtrace/platform/trace/ete_reporter.h>
 
 #include <pmtrace/pmtrace.h>
 

@@ -1,5 +1,5 @@
 // execution_check.cpp - a decoded capture against the execution log (execution_check.h).
-#include "pmtrace/platform/execution_check.h"
+#include "pmtrace/platform/trace/execution_check.h"
 
 #include <algorithm>
 #include <sstream>

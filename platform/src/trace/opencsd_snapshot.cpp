@@ -1,6 +1,6 @@
 // opencsd_snapshot.cpp - the .ini files and binaries of an OpenCSD snapshot; a wrapped buffer in
 // time order.
-#include "pmtrace/platform/opencsd_snapshot.h"
+#include "pmtrace/platform/trace/opencsd_snapshot.h"
 
 #include <algorithm>
 #include <filesystem>

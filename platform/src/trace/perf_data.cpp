@@ -1,7 +1,7 @@
 // perf_data.cpp - a perf.data file of PMU samples (perf_data.h), laid out as Linux's
 // tools/perf/Documentation/perf.data-file-format.txt says: the file header, the attribute
 // section, the data section (records), then the feature sections the header's bitmap announces.
-#include <pmtrace/platform/perf_data.h>
+#include <pmtrace/platform/trace/perf_data.h>
 
 #include <elf.h>
 #include <linux/perf_event.h>

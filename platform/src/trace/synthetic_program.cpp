@@ -1,5 +1,5 @@
 // synthetic_program.cpp - the loop's machine code, its waypoints, and its ETE trace.
-#include "pmtrace/platform/synthetic_program.h"
+#include "pmtrace/platform/trace/synthetic_program.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,5 +1,5 @@
 // trace_decoder.cpp - a decode tree for one ETE source through OpenCSD's C API.
-#include "pmtrace/platform/trace_decoder.h"
+#include "pmtrace/platform/trace/trace_decoder.h"
 
 #include <opencsd/c_api/opencsd_c_api.h>
 #include <opencsd/ete/trc_pkt_types_ete.h>

@@ -1,5 +1,5 @@
 // trace_log.cpp - one line to the caller's log, or to standard error.
-#include "pmtrace/platform/trace_log.h"
+#include "pmtrace/platform/trace/trace_log.h"
 
 #include <iostream>
 

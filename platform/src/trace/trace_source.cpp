@@ -1,5 +1,5 @@
 // trace_source.cpp - the byte stream, the trigger point, the flush handshake.
-#include "pmtrace/platform/trace_source.h"
+#include "pmtrace/platform/trace/trace_source.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // trace_types.cpp - printing an instruction range.
-#include "pmtrace/platform/trace_types.h"
+#include "pmtrace/platform/trace/trace_types.h"
 
 #include <ostream>
 

@@ -4,7 +4,7 @@
 // Documentation/arch/arm64/booting.rst), raw binaries, every refusal, and where the device tree
 // goes.
 #include <gtest/gtest.h>
-#include <pmtrace/platform/boot_image.h>
+#include <pmtrace/platform/boot/boot_image.h>
 
 #include <cstdint>
 #include <cstring>

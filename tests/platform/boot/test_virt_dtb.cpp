@@ -4,7 +4,7 @@
 // with type 0 SPI, 1 PPI, number INTID-32 (SPI) or INTID-16 (PPI), flags 4 level-high.
 #include <gtest/gtest.h>
 #include <libfdt.h>
-#include <pmtrace/platform/virt_dtb.h>
+#include <pmtrace/platform/boot/virt_dtb.h>
 
 #include <cstdint>
 #include <cstdlib>

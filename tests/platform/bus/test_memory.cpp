@@ -3,7 +3,7 @@
 
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
-#include <pmtrace/platform/memory.h>
+#include <pmtrace/platform/bus/memory.h>
 
 namespace
 {

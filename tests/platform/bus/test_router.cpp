@@ -3,8 +3,8 @@
 
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
-#include <pmtrace/platform/memory.h>
-#include <pmtrace/platform/router.h>
+#include <pmtrace/platform/bus/memory.h>
+#include <pmtrace/platform/bus/router.h>
 
 namespace
 {

@@ -2,7 +2,7 @@
 // regime deciding which stages apply, and the core's translate callback served through the
 // interface.
 #include <gtest/gtest.h>
-#include <pmtrace/platform/translator.h>
+#include <pmtrace/platform/bus/translator.h>
 
 namespace
 {

@@ -1,4 +1,4 @@
-// Running the A64 test programs (tests/platform/a64/*.S) on the platform (a64_image.h): each
+// Running the A64 test programs (tests/platform/cpu/a64/*.S) on the platform (a64_image.h): each
 // ends with PSCI SYSTEM_OFF, after which the test reads what it left in x0..x30.
 #ifndef PMTRACE_TESTS_PLATFORM_A64_PROGRAM_H
 #define PMTRACE_TESTS_PLATFORM_A64_PROGRAM_H

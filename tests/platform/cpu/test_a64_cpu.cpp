@@ -1,4 +1,4 @@
-// The AArch64 CPU on the reference platform: A64 programs (tests/platform/a64/) run to PSCI
+// The AArch64 CPU on the reference platform: A64 programs (tests/platform/cpu/a64/) run to PSCI
 // SYSTEM_OFF; each test checks what the program leaves in registers and memory against the
 // architecture (ESR_ELx encodings of D24.2.40, the vector offsets of D1.3.1, PMU overflow).
 #include "a64_program.h"

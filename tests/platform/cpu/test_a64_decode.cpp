@@ -1,6 +1,6 @@
 // A64 decoding (a64_decode.h): instruction words from the GNU assembler (aarch64-linux-gnu-as),
 // their operands and classes as the Arm ARM's encodings (C4.1) define them.
-#include <pmtrace/platform/a64_decode.h>
+#include <pmtrace/platform/cpu/a64_decode.h>
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The trace unit driven by real execution (issue 14): A64 programs (tests/platform/a64/
+// The trace unit driven by real execution (issue 14): A64 programs (tests/platform/cpu/a64/
 // ete_capture*.S) program the trace unit and the Trace Buffer Unit through their System registers
 // as Linux does, run, and stop the capture; OpenCSD decodes the buffer they leave in RAM, over the
 // program's image, into instruction ranges. Those must be exactly what the CPU executed in the
@@ -6,11 +6,11 @@
 // programs' symbols where the window starts and ends, and the filters which ranges are traced.
 #include "a64_program.h"
 
-#include <pmtrace/platform/a64_exec_log.h>
-#include <pmtrace/platform/ete_reporter.h>
-#include <pmtrace/platform/execution_check.h>
-#include <pmtrace/platform/opencsd_snapshot.h>
-#include <pmtrace/platform/trace_decoder.h>
+#include <pmtrace/platform/cpu/a64_exec_log.h>
+#include <pmtrace/platform/trace/ete_reporter.h>
+#include <pmtrace/platform/trace/execution_check.h>
+#include <pmtrace/platform/trace/opencsd_snapshot.h>
+#include <pmtrace/platform/trace/trace_decoder.h>
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The PMU events of executed A64 code (tests/platform/a64/): counts over programs of known
+// The PMU events of executed A64 code (tests/platform/cpu/a64/): counts over programs of known
 // shape, exact overflow at the instruction that causes it for events besides INST_RETIRED,
 // CHAIN, SW_INCR and filtering by Exception level. Expected values come from the programs'
 // shapes and the event definitions of D14.3 (and D14.1 for what an instruction is).

@@ -1,4 +1,4 @@
-// What A64 software sees of the platform around the CPU (tests/platform/a64/): PSCI as firmware
+// What A64 software sees of the platform around the CPU (tests/platform/cpu/a64/): PSCI as firmware
 // answers it, and the Trace Buffer Unit driven as Linux's coresight-trbe drives it.
 #include "a64_program.h"
 

@@ -1,8 +1,8 @@
-// The Profiling exceptions on the AArch64 CPU (tests/platform/a64/): the PMU Profiling exception
-// (FEAT_EBEP D13.3.2, FEAT_SEBEP D13.3.3), the TRBE Profiling exception (FEAT_TRBE_EXC, D6.5),
-// PSTATE.PM and SPSR_ELx.{PM, PPEND}, and system register traps to EL2 from a program entered at
-// EL2. Each program leaves what it saw in registers; the expected values come from the rules
-// (TakeProfilingException and AArch64.TakeException of J1.1, ESR_ELx.EC of D24.2, the vector
+// The Profiling exceptions on the AArch64 CPU (tests/platform/cpu/a64/): the PMU Profiling
+// exception (FEAT_EBEP D13.3.2, FEAT_SEBEP D13.3.3), the TRBE Profiling exception (FEAT_TRBE_EXC,
+// D6.5), PSTATE.PM and SPSR_ELx.{PM, PPEND}, and system register traps to EL2 from a program
+// entered at EL2. Each program leaves what it saw in registers; the expected values come from the
+// rules (TakeProfilingException and AArch64.TakeException of J1.1, ESR_ELx.EC of D24.2, the vector
 // offsets of D1.3.1, Table D13-1, Table D13-2).
 #include "a64_program.h"
 

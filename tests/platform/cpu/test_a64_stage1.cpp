@@ -1,11 +1,11 @@
-// Stage 1 translation of AArch64 (platform/a64_stage1.h) against the Arm ARM's pseudocode (DDI0487
-// M.a.a, J1.1: AArch64.S1Translate, AArch64.S1Walk, AArch64.S1ComputePermissions and the functions
-// they call; J1.3: EncodeLDFSC). Translation tables are built by hand, descriptor by descriptor, in
-// a "physical memory" (a map of 8-byte words) read through the a64_phys_read callback; each
-// expected PA or fault is worked out from the pseudocode named above its group, not from running
-// the code under test.
+// Stage 1 translation of AArch64 (platform/cpu/a64_stage1.h) against the Arm ARM's pseudocode
+// (DDI0487 M.a.a, J1.1: AArch64.S1Translate, AArch64.S1Walk, AArch64.S1ComputePermissions and the
+// functions they call; J1.3: EncodeLDFSC). Translation tables are built by hand, descriptor by
+// descriptor, in a "physical memory" (a map of 8-byte words) read through the a64_phys_read
+// callback; each expected PA or fault is worked out from the pseudocode named above its group, not
+// from running the code under test.
 #include <gtest/gtest.h>
-#include <pmtrace/platform/a64_stage1.h>
+#include <pmtrace/platform/cpu/a64_stage1.h>
 
 #include <cstdint>
 #include <map>

@@ -1,11 +1,11 @@
 // What the AArch64 CPU reports to a trace listener (a64_trace_listener.h), through the execution
-// log (a64_exec_log.h): A64 programs (tests/platform/a64/trace_*.S) whose every P0 element is at
-// a label; the expected records are written from the program text with the labels' addresses
+// log (a64_exec_log.h): A64 programs (tests/platform/cpu/a64/trace_*.S) whose every P0 element is
+// at a label; the expected records are written from the program text with the labels' addresses
 // (the programs' symbols, from nm), never from a run. The reports must account for every
 // instruction the PMU counted (INST_RETIRED), each once.
 #include "a64_program.h"
 
-#include <pmtrace/platform/a64_exec_log.h>
+#include <pmtrace/platform/cpu/a64_exec_log.h>
 
 #include <gtest/gtest.h>
 

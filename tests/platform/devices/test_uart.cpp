@@ -4,9 +4,9 @@
 
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
-#include <pmtrace/platform/memory_map.h>
-#include <pmtrace/platform/router.h>
-#include <pmtrace/platform/uart_pl011.h>
+#include <pmtrace/platform/bus/memory_map.h>
+#include <pmtrace/platform/bus/router.h>
+#include <pmtrace/platform/devices/uart_pl011.h>
 
 namespace
 {

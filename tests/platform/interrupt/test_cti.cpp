@@ -5,8 +5,8 @@
 
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
-#include <pmtrace/platform/cti.h>
-#include <pmtrace/platform/gic.h>
+#include <pmtrace/platform/interrupt/cti.h>
+#include <pmtrace/platform/interrupt/gic.h>
 
 #include <vector>
 

@@ -5,8 +5,8 @@
 // register at each Exception level. Expected values are worked out from the specification.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
-#include <pmtrace/platform/generic_timer.h>
-#include <pmtrace/platform/memory_map.h>
+#include <pmtrace/platform/timer/generic_timer.h>
+#include <pmtrace/platform/bus/memory_map.h>
 
 #include <memory>
 #include <utility>

@@ -3,7 +3,7 @@
 // Context, Address with Context, Address and Atom format 1), periodic re-synchronization, and
 // bad calls answered with a status and a log line.
 #include <gtest/gtest.h>
-#include <pmtrace/platform/ete_encoder.h>
+#include <pmtrace/platform/trace/ete_encoder.h>
 
 #include <string>
 #include <vector>

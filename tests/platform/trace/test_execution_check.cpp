@@ -1,7 +1,7 @@
 // execution_check.h: a decoded capture against what the CPU executed. Each test sets up what the
 // CPU executed (as runs, or through an execution log) and a decode, checks once, and looks at the
 // verdict and where the cursor ends.
-#include <pmtrace/platform/execution_check.h>
+#include <pmtrace/platform/trace/execution_check.h>
 
 #include <gtest/gtest.h>
 

@@ -2,9 +2,9 @@
 // trc_pkt_lister (OpenCSD's own tool, as a user runs it) decoding them into exactly the ranges the
 // synthetic program executes - a straight capture and a wrapped one.
 #include <gtest/gtest.h>
-#include <pmtrace/platform/opencsd_snapshot.h>
-#include <pmtrace/platform/synthetic_program.h>
-#include <pmtrace/platform/trace_decoder.h>
+#include <pmtrace/platform/trace/opencsd_snapshot.h>
+#include <pmtrace/platform/trace/synthetic_program.h>
+#include <pmtrace/platform/trace/trace_decoder.h>
 
 #include "platform/opencsd_tools.h"
 

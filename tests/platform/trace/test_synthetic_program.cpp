@@ -1,8 +1,8 @@
 // The synthetic program: its A64 encodings worked out by hand from the Arm ARM encoding tables,
 // what it executes (waypoints and instruction ranges), and its ETE trace whole and in pieces.
 #include <gtest/gtest.h>
-#include <pmtrace/platform/memory_map.h>
-#include <pmtrace/platform/synthetic_program.h>
+#include <pmtrace/platform/bus/memory_map.h>
+#include <pmtrace/platform/trace/synthetic_program.h>
 
 #include <string>
 #include <vector>

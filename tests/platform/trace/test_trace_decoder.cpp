@@ -2,8 +2,8 @@
 // walker's ranges; decoding can start at any A-Sync; a cut buffer decodes up to the cut; bad
 // input is counted, never fatal.
 #include <gtest/gtest.h>
-#include <pmtrace/platform/synthetic_program.h>
-#include <pmtrace/platform/trace_decoder.h>
+#include <pmtrace/platform/trace/synthetic_program.h>
+#include <pmtrace/platform/trace/trace_decoder.h>
 
 #include <random>
 #include <string>

@@ -1,7 +1,7 @@
 // The trace source: its rate, the Detected Trigger point, the flush handshake, limit and
 // start/stop.
 #include <gtest/gtest.h>
-#include <pmtrace/platform/trace_source.h>
+#include <pmtrace/platform/trace/trace_source.h>
 
 #include <functional>
 #include <utility>

@@ -4,12 +4,12 @@
 
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
-#include <pmtrace/platform/gic.h>
-#include <pmtrace/platform/memory.h>
-#include <pmtrace/platform/router.h>
-#include <pmtrace/platform/trace_source.h>
-#include <pmtrace/platform/translator.h>
-#include <pmtrace/platform/uart_pl011.h>
+#include <pmtrace/platform/interrupt/gic.h>
+#include <pmtrace/platform/bus/memory.h>
+#include <pmtrace/platform/bus/router.h>
+#include <pmtrace/platform/trace/trace_source.h>
+#include <pmtrace/platform/bus/translator.h>
+#include <pmtrace/platform/devices/uart_pl011.h>
 
 #include <vector>
 

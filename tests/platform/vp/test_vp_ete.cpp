@@ -16,10 +16,10 @@
 // the Trigger Event's byte), RQKLXR/RFSPBK (a fault stops collection at the faulting address,
 // before any byte of the page is written).
 #include <gtest/gtest.h>
-#include <pmtrace/platform/ete_loop.h>
-#include <pmtrace/platform/opencsd_snapshot.h>
-#include <pmtrace/platform/synthetic_program.h>
-#include <pmtrace/platform/trace_decoder.h>
+#include <pmtrace/platform/trace/ete_loop.h>
+#include <pmtrace/platform/trace/opencsd_snapshot.h>
+#include <pmtrace/platform/trace/synthetic_program.h>
+#include <pmtrace/platform/trace/trace_decoder.h>
 #include <pmtrace/platform/vp.h>
 
 #include "apps/apps.h"

@@ -16,17 +16,17 @@
 #ifndef PMTRACE_PLATFORM_VP_H
 #define PMTRACE_PLATFORM_VP_H
 
-#include <pmtrace/platform/a64_cpu.h>
-#include <pmtrace/platform/ete_reporter.h>
-#include <pmtrace/platform/cpu.h>
-#include <pmtrace/platform/cti.h>
-#include <pmtrace/platform/gic.h>
-#include <pmtrace/platform/memory.h>
-#include <pmtrace/platform/memory_map.h>
-#include <pmtrace/platform/router.h>
-#include <pmtrace/platform/trace_source.h>
-#include <pmtrace/platform/translator.h>
-#include <pmtrace/platform/uart_pl011.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
+#include <pmtrace/platform/trace/ete_reporter.h>
+#include <pmtrace/platform/cpu/cpu.h>
+#include <pmtrace/platform/interrupt/cti.h>
+#include <pmtrace/platform/interrupt/gic.h>
+#include <pmtrace/platform/bus/memory.h>
+#include <pmtrace/platform/bus/memory_map.h>
+#include <pmtrace/platform/bus/router.h>
+#include <pmtrace/platform/trace/trace_source.h>
+#include <pmtrace/platform/bus/translator.h>
+#include <pmtrace/platform/devices/uart_pl011.h>
 #include <pmtrace/systemc/pe_model.h>
 
 #include <cstdint>

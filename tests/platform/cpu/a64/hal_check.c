@@ -1,7 +1,7 @@
 /*
  * hal_check.c - the AArch64 HAL where an access cannot complete, and its run loop, checked by
- * tests/platform/test_a64_sw.cpp: each line on the UART is one access and what the HAL returned.
- * Built with sw/arch/aarch64's runtime (pmtrace_a64_image).
+ * tests/platform/cpu/test_a64_sw.cpp: each line on the UART is one access and what the HAL
+ * returned. Built with sw/arch/aarch64's runtime (pmtrace_a64_image).
  */
 #include "hal_a64.h"
 #include "images/image.h"

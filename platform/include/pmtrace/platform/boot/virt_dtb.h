@@ -30,7 +30,7 @@
 #ifndef PMTRACE_PLATFORM_VIRT_DTB_H
 #define PMTRACE_PLATFORM_VIRT_DTB_H
 
-#include <pmtrace/platform/memory_map.h>
+#include <pmtrace/platform/bus/memory_map.h>
 
 #include <cstdint>
 #include <string>

@@ -13,7 +13,7 @@
 #define PMTRACE_PLATFORM_TRANSLATOR_H
 
 #include <pmtrace/systemc/log.h>
-#include <pmtrace/platform/translation_if.h>
+#include <pmtrace/platform/bus/translation_if.h>
 
 #include <cstdint>
 #include <optional>

@@ -33,14 +33,14 @@
 #ifndef PMTRACE_PLATFORM_A64_CPU_H
 #define PMTRACE_PLATFORM_A64_CPU_H
 
-#include <pmtrace/platform/a64_engine.h>
-#include <pmtrace/platform/a64_exec_log.h>
-#include <pmtrace/platform/a64_stage1.h>
-#include <pmtrace/platform/a64_trace_listener.h>
-#include <pmtrace/platform/cpu_pe_config.h>
-#include <pmtrace/platform/generic_timer.h>
-#include <pmtrace/platform/gic_cpu_interface.h>
-#include <pmtrace/platform/signal_if.h>
+#include <pmtrace/platform/cpu/a64_engine.h>
+#include <pmtrace/platform/cpu/a64_exec_log.h>
+#include <pmtrace/platform/cpu/a64_stage1.h>
+#include <pmtrace/platform/cpu/a64_trace_listener.h>
+#include <pmtrace/platform/cpu/cpu_pe_config.h>
+#include <pmtrace/platform/timer/generic_timer.h>
+#include <pmtrace/platform/interrupt/gic_cpu_interface.h>
+#include <pmtrace/platform/bus/signal_if.h>
 #include <pmtrace/systemc/cpu_if.h>
 #include <pmtrace/systemc/outputs.h>
 #include <pmtrace/systemc/trbe_if.h>
@@ -128,7 +128,7 @@ class a64_cpu : public sc_core::sc_module,
   public:
     // The events counted from the instructions retired besides INST_RETIRED (MEM_ACCESS,
     // LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED, BR_RETURN_RETIRED, BR_IND_RETIRED:
-    // platform/src/a64_block_events.h).
+    // platform/src/cpu/a64_block_events.h).
     static constexpr unsigned num_block_events = 7;
     // Their counts per block and in all, padded to an even number of lanes: adding a block's
     // counts (on_block's fast path) is then four vector additions.

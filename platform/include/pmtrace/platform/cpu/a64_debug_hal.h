@@ -6,7 +6,7 @@
 #ifndef PMTRACE_PLATFORM_A64_DEBUG_HAL_H
 #define PMTRACE_PLATFORM_A64_DEBUG_HAL_H
 
-#include <pmtrace/platform/a64_cpu.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
 
 #include "hal/hal.h"
 

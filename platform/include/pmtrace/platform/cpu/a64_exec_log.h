@@ -8,7 +8,7 @@
 #ifndef PMTRACE_PLATFORM_A64_EXEC_LOG_H
 #define PMTRACE_PLATFORM_A64_EXEC_LOG_H
 
-#include <pmtrace/platform/a64_trace_listener.h>
+#include <pmtrace/platform/cpu/a64_trace_listener.h>
 
 #include <cstdint>
 #include <ostream>

@@ -12,7 +12,7 @@
 #ifndef PMTRACE_PLATFORM_A64_TRACE_LISTENER_H
 #define PMTRACE_PLATFORM_A64_TRACE_LISTENER_H
 
-#include <pmtrace/platform/a64_decode.h>
+#include <pmtrace/platform/cpu/a64_decode.h>
 
 #include <cstddef>
 #include <cstdint>

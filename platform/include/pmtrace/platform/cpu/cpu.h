@@ -32,9 +32,9 @@
 #ifndef PMTRACE_PLATFORM_CPU_H
 #define PMTRACE_PLATFORM_CPU_H
 
-#include <pmtrace/platform/cpu_pe_config.h>
-#include <pmtrace/platform/gic_cpu_interface.h>
-#include <pmtrace/platform/signal_if.h>
+#include <pmtrace/platform/cpu/cpu_pe_config.h>
+#include <pmtrace/platform/interrupt/gic_cpu_interface.h>
+#include <pmtrace/platform/bus/signal_if.h>
 #include <pmtrace/systemc/cpu_if.h>
 #include <pmtrace/systemc/trbe_if.h>
 

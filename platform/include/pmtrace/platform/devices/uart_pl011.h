@@ -10,7 +10,7 @@
 #ifndef PMTRACE_PLATFORM_UART_PL011_H
 #define PMTRACE_PLATFORM_UART_PL011_H
 
-#include <pmtrace/platform/register_frame.h>
+#include <pmtrace/platform/bus/register_frame.h>
 
 #include <functional>
 #include <string>

@@ -23,8 +23,8 @@
 #define PMTRACE_PLATFORM_CTI_H
 
 #include <pmtrace/systemc/log.h>
-#include <pmtrace/platform/register_frame.h>
-#include <pmtrace/platform/signal_if.h>
+#include <pmtrace/platform/bus/register_frame.h>
+#include <pmtrace/platform/bus/signal_if.h>
 
 #include <cstdint>
 #include <systemc>

@@ -12,11 +12,11 @@
 #define PMTRACE_PLATFORM_GIC_H
 
 #include <pmtrace/systemc/log.h>
-#include <pmtrace/platform/gic_cpu_interface.h>
-#include <pmtrace/platform/gic_distributor.h>
-#include <pmtrace/platform/gic_redistributor.h>
-#include <pmtrace/platform/memory_map.h>
-#include <pmtrace/platform/signal_if.h>
+#include <pmtrace/platform/interrupt/gic_cpu_interface.h>
+#include <pmtrace/platform/interrupt/gic_distributor.h>
+#include <pmtrace/platform/interrupt/gic_redistributor.h>
+#include <pmtrace/platform/bus/memory_map.h>
+#include <pmtrace/platform/bus/signal_if.h>
 
 #include <memory>
 #include <systemc>

@@ -7,7 +7,7 @@
 #ifndef PMTRACE_PLATFORM_GIC_DISTRIBUTOR_H
 #define PMTRACE_PLATFORM_GIC_DISTRIBUTOR_H
 
-#include <pmtrace/platform/register_frame.h>
+#include <pmtrace/platform/bus/register_frame.h>
 
 #include <functional>
 #include <string>

@@ -25,8 +25,8 @@
 
 #include <pmtrace/systemc/ete_if.h>
 #include <pmtrace/systemc/log.h>
-#include <pmtrace/platform/generic_timer_regs.h>
-#include <pmtrace/platform/signal_if.h>
+#include <pmtrace/platform/timer/generic_timer_regs.h>
+#include <pmtrace/platform/bus/signal_if.h>
 #include <pmtrace/pmt_types.h>
 
 #include <array>

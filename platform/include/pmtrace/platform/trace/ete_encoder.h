@@ -31,9 +31,9 @@
 #ifndef PMTRACE_PLATFORM_ETE_ENCODER_H
 #define PMTRACE_PLATFORM_ETE_ENCODER_H
 
-#include <pmtrace/platform/trace_types.h>
+#include <pmtrace/platform/trace/trace_types.h>
 #include <pmtrace/pmt_ete_packet.h>
-#include <pmtrace/platform/trace_log.h>
+#include <pmtrace/platform/trace/trace_log.h>
 
 #include <cstddef>
 #include <cstdint>

@@ -8,9 +8,9 @@
 #ifndef PMTRACE_PLATFORM_ETE_LOOP_H
 #define PMTRACE_PLATFORM_ETE_LOOP_H
 
-#include <pmtrace/platform/memory.h>
-#include <pmtrace/platform/opencsd_snapshot.h>
-#include <pmtrace/platform/synthetic_program.h>
+#include <pmtrace/platform/bus/memory.h>
+#include <pmtrace/platform/trace/opencsd_snapshot.h>
+#include <pmtrace/platform/trace/synthetic_program.h>
 
 #include "apps/apps.h"
 

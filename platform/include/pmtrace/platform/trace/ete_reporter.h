@@ -5,8 +5,8 @@
 #ifndef PMTRACE_PLATFORM_ETE_REPORTER_H
 #define PMTRACE_PLATFORM_ETE_REPORTER_H
 
-#include <pmtrace/platform/a64_trace_listener.h>
-#include <pmtrace/platform/trace_types.h>
+#include <pmtrace/platform/cpu/a64_trace_listener.h>
+#include <pmtrace/platform/trace/trace_types.h>
 #include <pmtrace/systemc/ete_if.h>
 
 #include <cstdint>

@@ -5,8 +5,8 @@
 #ifndef PMTRACE_PLATFORM_EXECUTION_CHECK_H
 #define PMTRACE_PLATFORM_EXECUTION_CHECK_H
 
-#include <pmtrace/platform/a64_exec_log.h>
-#include <pmtrace/platform/trace_decoder.h>
+#include <pmtrace/platform/cpu/a64_exec_log.h>
+#include <pmtrace/platform/trace/trace_decoder.h>
 
 #include <cstdint>
 #include <string>

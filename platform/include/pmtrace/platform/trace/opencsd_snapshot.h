@@ -21,8 +21,8 @@
 #ifndef PMTRACE_PLATFORM_OPENCSD_SNAPSHOT_H
 #define PMTRACE_PLATFORM_OPENCSD_SNAPSHOT_H
 
-#include <pmtrace/platform/trace_types.h>
-#include <pmtrace/platform/trace_log.h>
+#include <pmtrace/platform/trace/trace_types.h>
+#include <pmtrace/platform/trace/trace_log.h>
 
 #include <cstdint>
 #include <string>

@@ -21,9 +21,9 @@
 #ifndef PMTRACE_PLATFORM_SYNTHETIC_PROGRAM_H
 #define PMTRACE_PLATFORM_SYNTHETIC_PROGRAM_H
 
-#include <pmtrace/platform/ete_encoder.h>
-#include <pmtrace/platform/trace_types.h>
-#include <pmtrace/platform/trace_log.h>
+#include <pmtrace/platform/trace/ete_encoder.h>
+#include <pmtrace/platform/trace/trace_types.h>
+#include <pmtrace/platform/trace/trace_log.h>
 
 #include <cstddef>
 #include <cstdint>

@@ -17,8 +17,8 @@
 #ifndef PMTRACE_PLATFORM_TRACE_DECODER_H
 #define PMTRACE_PLATFORM_TRACE_DECODER_H
 
-#include <pmtrace/platform/trace_types.h>
-#include <pmtrace/platform/trace_log.h>
+#include <pmtrace/platform/trace/trace_types.h>
+#include <pmtrace/platform/trace/trace_log.h>
 
 #include <cstddef>
 #include <cstdint>

@@ -11,8 +11,8 @@
 #ifndef PMTRACE_PLATFORM_TRACE_SOURCE_H
 #define PMTRACE_PLATFORM_TRACE_SOURCE_H
 
-#include <pmtrace/platform/signal_if.h>
-#include <pmtrace/platform/trace_sink_if.h>
+#include <pmtrace/platform/bus/signal_if.h>
+#include <pmtrace/platform/bus/trace_sink_if.h>
 
 #include <cstdint>
 #include <systemc>
