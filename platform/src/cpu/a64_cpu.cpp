@@ -73,6 +73,7 @@ bool a64_cpu::map_ram(uint64_t base, uint64_t size, uint8_t *host)
         error_ = why;
         return false;
     }
+    ram_.emplace_back(base, size);
     return true;
 }
 
@@ -113,6 +114,58 @@ void a64_cpu::fail(const std::string &why)
     SC_REPORT_ERROR(name(), why.c_str());
 }
 
+bool a64_cpu::is_ram(uint64_t pa, uint64_t size) const
+{
+    for (const auto &[base, bytes] : ram_)
+        if (pa >= base && pa - base < bytes && size <= bytes - (pa - base))
+            return true;
+    return false;
+}
+
+namespace
+{
+
+const char *stop_name(const a64_stop &stop)
+{
+    switch (stop.reason) {
+    case a64_stop_reason::requested: return "a stop the CPU asked for";
+    case a64_stop_reason::sysreg: return "a system register access";
+    case a64_stop_reason::wfi: return "a WFI";
+    case a64_stop_reason::exception: return "an exception the engine raised";
+    case a64_stop_reason::device: return "an access outside RAM";
+    case a64_stop_reason::fetch: return "an instruction fetch outside RAM";
+    case a64_stop_reason::error: return "an engine error";
+    }
+    return "a stop";
+}
+
+} // namespace
+
+// The progress guard: stops in a row without an instruction retired. A WFI waits in simulated
+// time and an interrupt's handler retires instructions, so only software that can never go on
+// (an exception taken again and again at a vector that cannot be fetched) comes here.
+void a64_cpu::check_progress(const a64_stop &stop)
+{
+    if (retired_ != progress_retired_ || stop.reason == a64_stop_reason::wfi) {
+        progress_retired_ = retired_;
+        progress_exceptions_ = stats_.exceptions;
+        progress_stops_ = 0;
+        return;
+    }
+    if (!config_.no_progress_limit || end_ != a64_cpu_end::running ||
+        ++progress_stops_ < config_.no_progress_limit)
+        return;
+    const uint64_t pc = engine_->reg(a64_reg::pc);
+    std::string why = "no progress: " + std::to_string(progress_stops_) +
+                      " stops in a row without an instruction retired, at pc " + hex(pc) + " (EL" +
+                      std::to_string(current_el()) + "); the last: " + stop_name(stop);
+    if (stop.reason == a64_stop_reason::fetch || stop.reason == a64_stop_reason::device)
+        why += " at " + hex(stop.address);
+    why += "; " + std::to_string(stats_.exceptions - progress_exceptions_) +
+           " exceptions taken meanwhile";
+    fail(why);
+}
+
 // ---- the thread -----------------------------------------------------------------------------
 
 void a64_cpu::main()
@@ -142,6 +195,7 @@ void a64_cpu::main()
         count_repeats();
         end_fast();
         handle_stop(stop);
+        check_progress(stop);
         report();
         profiling_after_run();
         if (qk_.need_sync() || qk_.get_local_time() >= sync_point()) {

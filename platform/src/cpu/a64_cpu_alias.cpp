@@ -86,23 +86,37 @@ void a64_cpu::alias_el(unsigned el)
 }
 
 // The engine could not fetch from stop.address (the block at stop.pc did not start): a range
-// that needs an alias, or a translation fault the engine saw as unmapped memory.
+// that needs an alias, a translation fault the engine saw as unmapped memory, or a fetch from a
+// physical address that is not RAM. The last is a synchronous External abort on the fetch: the
+// bus answers an error where nothing is mapped, and the platform's devices answer no
+// instruction fetch (with the MMU on, a fetch from Device memory is not a Permission fault:
+// INSTRDEVICE's choice; docs/choices.md).
 void a64_cpu::fetch_stop(const a64_stop &stop)
 {
     on_block_cut(~uint64_t{0}); // the block before ran to its end
     if (alias_range(stop.address, true))
         return;
-    if (stop.address == stop.pc && (regime(current_el()).sctlr & sctlr_m)) {
-        const a64_translation t = translate(stop.pc, 4, false, true);
-        if (t.fault.kind != a64_fault_kind::none) {
-            const bool same = sync_target_el() == current_el();
-            take_sync(same ? EC_IABORT_SAME : EC_IABORT_LOWER, t.fault.fsc(), stop.pc, true, true,
-                      stop.pc);
-            return;
-        }
+    if (stop.address != stop.pc) {
+        fail("an instruction fetch from " + hex(stop.address) + " in the block at pc " +
+             hex(stop.pc) + " that the engine could not start");
+        return;
     }
-    fail("engine stopped at pc " + hex(stop.pc) + ": an instruction fetch from " +
-         hex(stop.address) + ", which is not memory");
+    const a64_translation t = translate(stop.pc, 4, false, true);
+    const bool same = sync_target_el() == current_el();
+    const uint32_t ec = same ? EC_IABORT_SAME : EC_IABORT_LOWER;
+    if (t.fault.kind != a64_fault_kind::none) {
+        // An Instruction Abort: the translation's IFSC, FAR the virtual address.
+        take_sync(ec, t.fault.fsc(), stop.pc, true, true, stop.pc);
+        return;
+    }
+    if (!is_ram(t.pa, 4)) {
+        // A synchronous External abort on the fetch: IFSC 0b010000, FAR the virtual address.
+        take_sync(ec, 0x10, stop.pc, true, true, stop.pc);
+        return;
+    }
+    fail("an instruction fetch from " + hex(stop.pc) + " (physical " + hex(t.pa) +
+         ", RAM) through a virtual address the engine cannot reach: only addresses at or above "
+         "2^52 can be aliased (docs/cpu.md, \"Unicorn 2.0.1: what the engine works around\")");
 }
 
 } // namespace pmtrace::platform

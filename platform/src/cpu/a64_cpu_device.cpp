@@ -37,10 +37,19 @@ bool a64_cpu::bus_access(bool write, uint64_t address, unsigned size, uint64_t &
 // written). Where two match, an earlier one whose address registers a later instruction of the
 // block may write cannot be trusted (its address was computed from other values) and the later
 // one is taken.
+// The search stays inside one block of the engine (QEMU's TCG makes blocks of at most 512
+// instructions): a block the CPU holds that is longer (or empty) is not the one that stopped,
+// and only the instruction at the stop's pc is looked at.
 bool a64_cpu::find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &insn)
 {
-    uint64_t begin = block_active_ ? block_begin_ : stop.pc;
-    uint64_t end = block_active_ ? block_end_ : stop.pc + 4;
+    constexpr uint64_t max_block_bytes = 512 * 4;
+    uint64_t begin = stop.pc;
+    uint64_t end = stop.pc + 4;
+    if (block_active_ && block_begin_ < block_end_ &&
+        block_end_ - block_begin_ <= max_block_bytes) {
+        begin = block_begin_;
+        end = block_end_;
+    }
     auto base_reg = [&](unsigned n) { return n == 31 ? engine_->reg(a64_reg::sp) : engine_->x(n); };
     auto xreg = [&](unsigned n) { return engine_->x(n); };
     struct candidate {

@@ -100,6 +100,48 @@ TEST(A64Cpu, AbortsWithTheMmuOn)
     }
 }
 
+// An instruction fetch from an address that is not memory is a synchronous External abort on the
+// fetch taken to VBAR_EL1 + 0x200 (AArch64.Abort, J1.1): EC 0x21 (Instruction Abort, same EL),
+// IL 1, IFSC 0b010000, FAR and ELR the branch's target; with the MMU off from a hole and from a
+// device (the platform's devices answer no fetch), with the MMU on from Device memory over a hole
+// (INSTRDEVICE: no Permission fault). The simulation goes on to the program's end.
+TEST(A64Cpu, FetchesFromOutsideMemoryAreExternalAborts)
+{
+    run_result r = run("fetch_abort");
+    struct record {
+        uint64_t esr, far, elr, spsr;
+    };
+    const uint8_t *records = r.platform->ram.data() + 0x20'0100;
+    const uint64_t targets[] = {0x1000, 0x0800'0000, 0x2000};
+    EXPECT_EQ(r.x[19], 3u); // three aborts taken
+    for (unsigned n = 0; n < 3; n++) {
+        record rec{};
+        std::memcpy(&rec, records + 32 * n, sizeof rec);
+        EXPECT_EQ(rec.esr, esr(0x21, 0x10)) << "abort " << n;
+        EXPECT_EQ(rec.far, targets[n]) << "abort " << n;
+        EXPECT_EQ(rec.elr, targets[n]) << "abort " << n;
+        EXPECT_EQ(rec.spsr, 0x3C5u) << "abort " << n;
+    }
+}
+
+// An exception taken again and again at a vector that cannot be fetched retires nothing: after
+// no_progress_limit stops in a row without an instruction retired the CPU ends with an error
+// that names the pc, the Exception level and the last stop, instead of holding the simulation
+// at one instant for ever.
+TEST(A64Cpu, SoftwareThatCannotGoOnEndsWithNoProgress)
+{
+    pmtrace::platform::vp_config config;
+    config.a64.no_progress_limit = 100;
+    pmtrace::test::warning_log quiet; // the CPU's error report
+    auto p = pmtrace::test::run_image(std::string(PMTRACE_A64_DIR) + "/no_progress.bin", config);
+    ASSERT_EQ(p->a64->end(), pmtrace::platform::a64_cpu_end::error);
+    EXPECT_EQ(p->a64->error(),
+              "no progress: 100 stops in a row without an instruction retired, at pc 0x1200 (EL1); "
+              "the last: an instruction fetch outside RAM at 0x1200; 100 exceptions taken "
+              "meanwhile");
+    EXPECT_EQ(p->a64->stats().exceptions, 101u); // the UNDEFINED instruction's, then 100 aborts
+}
+
 // RAM through a virtual range that is not a physical one (TTBR1, 0xFFFF_FF80_xxxx_xxxx): code
 // runs there, loads and stores reach the right bytes; the engine stops only at the first access
 // of each block or page (the CPU gives it an alias then: docs/cpu.md), not in the loop of 1000

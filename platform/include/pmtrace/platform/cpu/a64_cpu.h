@@ -100,6 +100,12 @@ struct a64_cpu_config : cpu_pe_config {
     // (a64_trace_listener::on_ranges), before any other report and any call to the platform;
     // 1..a64_trace_batch_max, 1: each range as it ends (docs/cpu.md, "Reports in batches").
     unsigned trace_batch = a64_trace_batch_default;
+    // The progress guard: the CPU ends with an error (a64_cpu_end::error, naming the pc, the
+    // Exception level and the last stop) when its engine stopped this many times in a row
+    // without an instruction retired: software that can never go on (an exception whose vector
+    // cannot be fetched, taken again and again) would otherwise hold the simulation at one
+    // instant for ever. 0: no guard.
+    unsigned no_progress_limit = 10000;
 };
 
 struct a64_cpu_stats {
@@ -326,6 +332,9 @@ class a64_cpu : public sc_core::sc_module,
     void alias_sysreg(const a64_sysreg_access &a);
     void alias_el(unsigned el);
     void fetch_stop(const a64_stop &stop);
+    bool is_ram(uint64_t pa, uint64_t size) const;
+    // The progress guard (a64_cpu_config::no_progress_limit).
+    void check_progress(const a64_stop &stop);
     // System registers (a64_cpu_sysreg.cpp).
     a64_sysreg_action model_sysreg(const a64_sysreg_access &a, uint64_t &value);
     uint32_t sysreg_iss(const a64_sysreg_access &a) const;
@@ -379,6 +388,11 @@ class a64_cpu : public sc_core::sc_module,
     irq_observer irq_observer_;
     uint64_t boot_pc_ = 0;
     std::array<uint64_t, 4> boot_x_{};
+    // RAM the engine maps (map_ram): [base, base + size) ranges, physical addresses.
+    std::vector<std::pair<uint64_t, uint64_t>> ram_;
+    // The progress guard: instructions retired at the last stop, and the stops since.
+    uint64_t progress_retired_ = 0, progress_exceptions_ = 0;
+    unsigned progress_stops_ = 0;
 
     // The block running: where it starts and ends; its instructions are counted when the next
     // block starts (or where it was left).
