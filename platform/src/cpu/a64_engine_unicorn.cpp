@@ -105,6 +105,7 @@ class unicorn_engine final : public a64_engine
     void set_exits(uint64_t extra);
     uint64_t pc() { return reg(a64_reg::pc); }
     void raw_enter(uint64_t pstate, uint64_t pc);
+    void flush_tlb();
 
     uc_engine *uc_ = nullptr;
     a64_engine_client *client_ = nullptr;
@@ -289,6 +290,16 @@ bool unicorn_engine::set_sysreg(unsigned op0, unsigned op1, unsigned crn, unsign
 // translator is at (the ERET reads it there), with the MMU of the translator's regime off while
 // the engine page is fetched. From EL0 (where ERET does not translate) the translator is first
 // given the hflags of EL1 from a saved context. This is the only workaround of the file's kind.
+// Unicorn 2.0.1 has no TLB flush of its own: uc_ctl_flush_tlb is a flush of the translated code
+// (UC_CTL_TB_FLUSH), which also clears the whole code buffer (tcg_region_reset_all: about a
+// second of page faults with the MMU on, measured). Unmapping a range flushes the TLB: the
+// engine page is mapped again at once.
+void unicorn_engine::flush_tlb()
+{
+    uc_mem_unmap(uc_, engine_page, 4096);
+    uc_mem_map_ptr(uc_, engine_page, 4096, UC_PROT_READ | UC_PROT_EXEC, page_.data());
+}
+
 void unicorn_engine::raw_enter(uint64_t pstate, uint64_t target)
 {
     // Unicorn keeps the stack pointer in use in SP and banks it into SP_ELx only when QEMU
@@ -322,7 +333,7 @@ void unicorn_engine::raw_enter(uint64_t pstate, uint64_t target)
         }
     }
     if (mmu_was_on)
-        uc_ctl_flush_tlb(uc_);
+        flush_tlb();
     a64::put(*this, a64::elr(tel), halt_address);
     a64::put(*this, a64::spsr(3), pstate);
     uint64_t el3h = 0x3CD;
@@ -335,7 +346,7 @@ void unicorn_engine::raw_enter(uint64_t pstate, uint64_t target)
         if (sctlr[i] & a64::sctlr_m)
             a64::put(*this, a64::sctlr(regimes[i]), sctlr[i]);
     if (mmu_was_on)
-        uc_ctl_flush_tlb(uc_);
+        flush_tlb();
     a64::put(*this, a64::elr(tel), saved_elr);
     if (((pstate >> 2) & 3) != 3 || !(pstate & 1))
         set_reg(a64_reg::sp_el3, saved_sp_el3);
