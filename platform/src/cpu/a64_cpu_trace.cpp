@@ -171,7 +171,7 @@ void a64_cpu::trace_sync(uint64_t at)
 void a64_cpu::trace_emit(const a64_trace_range &r)
 {
     trace_flush();
-    if (!late_.empty()) [[unlikely]] {
+    if (__builtin_expect(!late_.empty(), 0)) {
         trace_emit_late(r);
     } else {
         for (a64_trace_listener *l : listeners_)
@@ -188,7 +188,7 @@ void a64_cpu::trace_emit(const a64_trace_range &r)
 // a range just built field by field costs a failed store forwarding (measured, bench_a64).
 void a64_cpu::trace_batch(uint64_t last, const a64_p0 &p, bool taken, uint64_t next)
 {
-    if (!late_.empty()) [[unlikely]] {
+    if (__builtin_expect(!late_.empty(), 0)) {
         trace_emit({range_start_, last, p.kind, p.conditional, taken, next, 1});
         return;
     }

@@ -165,7 +165,6 @@ class cpu : public sc_core::sc_module, public level_if, public event_if
     void maybe_sync();
 
     cpu_config config_;
-    hal_ops ops_{};
     hal hal_{};
     tlm_utils::tlm_quantumkeeper qk_;
     gic_cpu_interface *icc_ = nullptr;
