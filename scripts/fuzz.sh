@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_config fuzz_pe_ops fuzz_frames fuzz_trbe fuzz_restore fuzz_tlm)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_config fuzz_pe_ops fuzz_frames fuzz_trbe fuzz_restore fuzz_tlm fuzz_cpu)
 build_dir=${PMTRACE_FUZZ_BUILD_DIR:-build-fuzz}
 work=${PMTRACE_FUZZ_WORK:-$build_dir/fuzz-work}
 
@@ -30,8 +30,14 @@ for h in "${harnesses[@]}"; do
   mkdir -p "$work/$h" "$work/artifacts-$h"
   echo "== $h: ${seconds} s"
   log="$work/$h.log"
-  if UBSAN_OPTIONS=print_stacktrace=1 "$build_dir/tests/fuzz/$h" -max_total_time="$seconds" \
-      -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
+  # fuzz_cpu replaces the SystemC simulation context per input: a context replaced while its
+  # threads wait is not unwound, and LeakSanitizer at exit does not see the main thread's stack
+  # after SystemC's coroutines ran (docs/testing.md). No leak checking there.
+  leaks=1
+  [ "$h" != fuzz_cpu ] || leaks=0
+  if ASAN_OPTIONS="detect_leaks=$leaks" UBSAN_OPTIONS=print_stacktrace=1 \
+      "$build_dir/tests/fuzz/$h" -max_total_time="$seconds" \
+      -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 -detect_leaks="$leaks" \
       -artifact_prefix="$work/artifacts-$h/" "$work/$h" "tests/fuzz/corpus/$h" >"$log" 2>&1; then
     grep -E "^stat::number_of_executed_units|^Done" "$log" | tr '\n' ' '
     echo

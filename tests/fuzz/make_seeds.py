@@ -208,6 +208,42 @@ SEEDS = {
     },
 }
 
+# fuzz_cpu: the flags byte (bit 0 MMU, bits 1-2 the Exception level: 0 EL1, 1 EL0, 2 EL2; bit 3
+# a trace session), then A64 instructions, little-endian (fuzz_cpu.cpp).
+def a64(*words): return b"".join(u32(w) for w in words)
+def movz(d, imm, hw=0): return 0xD2800000 | hw << 21 | imm << 5 | d
+def subs_imm(d, n, imm): return 0xF1000000 | imm << 10 | n << 5 | d
+def b_ne(words_back): return 0x54000001 | ((-words_back) & 0x7FFFF) << 5
+def ldr_x(t, n): return 0xF9400000 | n << 5 | t
+def str_x(t, n): return 0xF9000000 | n << 5 | t
+def strb(t, n): return 0x39000000 | n << 5 | t
+def br(n): return 0xD61F0000 | n << 5
+def svc(imm): return 0xD4000001 | imm << 5
+def hvc(imm): return 0xD4000002 | imm << 5
+def brk(imm): return 0xD4200000 | imm << 5
+def sysreg(read, op1, crn, crm, op2, t):  # MRS/MSR with op0 3
+    return 0xD5000000 | read << 21 | 1 << 20 | 1 << 19 | op1 << 16 | crn << 12 | crm << 8 \
+        | op2 << 5 | t
+UDF, NOP, ISB, WFI = 0x00000000, 0xD503201F, 0xD5033FDF, 0xD503207F
+LOOP = a64(movz(0, 100), subs_imm(0, 0, 1), b_ne(1))
+PMCR, PMCNTENSET, PMEVCNTR5, PMCCNTR = (3, 9, 12, 0), (3, 9, 12, 1), (3, 14, 8, 5), (3, 9, 13, 0)
+SEEDS["fuzz_cpu"] = {
+    "loop_el1": u8(0) + LOOP,
+    "loop_el0_mmu": u8(3) + LOOP,
+    "loop_el2": u8(4) + LOOP + a64(hvc(0), svc(1)),
+    "trace_el1": u8(8) + LOOP + a64(br(30)),
+    "memory_and_devices_mmu": u8(1) + a64(movz(1, 0x4030, 1), str_x(0, 1), ldr_x(2, 1),
+                                          movz(3, 0x0900, 1), movz(4, 0x41), strb(4, 3),
+                                          str_x(4, 3), ldr_x(5, 3)),
+    "exceptions_el0": u8(2) + a64(UDF, svc(1), hvc(0), brk(7), sysreg(1, *PMCCNTR, 0), WFI, ISB),
+    # PMCR_EL0.P (reset the counters EL1 may reset), all counters enabled, the reserved counter
+    # written and read from EL1 (trapped to EL2: undefined here, so the handler goes on).
+    "pmu_el1": u8(0) + a64(movz(0, 3), sysreg(0, *PMCR, 0), movz(1, 0xFFFF),
+                           sysreg(0, *PMCNTENSET, 1), sysreg(0, *PMEVCNTR5, 1),
+                           sysreg(1, *PMEVCNTR5, 2)) + LOOP,
+    "fetch_outside": u8(0) + a64(movz(0, 0x1000), br(0)),
+}
+
 here = os.path.dirname(os.path.abspath(__file__))
 for harness, seeds in SEEDS.items():
     d = os.path.join(here, "corpus", harness)
