@@ -98,15 +98,17 @@ class UnicornPresence : public ::testing::Test
     void cover_every_address()
     {
         ASSERT_EQ(uc_mmio_map(uc_, 0, device_base, hole_read, &log_, hole_write, &log_), UC_ERR_OK);
-        ASSERT_EQ(uc_mmio_map(uc_, device_base, device_size, device_read, &log_, device_write, &log_),
-                  UC_ERR_OK);
+        ASSERT_EQ(
+            uc_mmio_map(uc_, device_base, device_size, device_read, &log_, device_write, &log_),
+            UC_ERR_OK);
         const uint64_t after_devices = device_base + device_size;
         ASSERT_EQ(uc_mmio_map(uc_, after_devices, ram_base - after_devices, hole_read, &log_,
                               hole_write, &log_),
                   UC_ERR_OK);
         const uint64_t after_ram = ram_base + ram_size;
-        ASSERT_EQ(uc_mmio_map(uc_, after_ram, pa_top - after_ram, hole_read, &log_, hole_write, &log_),
-                  UC_ERR_OK);
+        ASSERT_EQ(
+            uc_mmio_map(uc_, after_ram, pa_top - after_ram, hole_read, &log_, hole_write, &log_),
+            UC_ERR_OK);
         ASSERT_EQ(uc_mmio_map(uc_, upper_base, (uint64_t{1} << 52) - 0x1000, hole_read, &log_,
                               hole_write, &log_),
                   UC_ERR_OK);
@@ -216,15 +218,15 @@ TEST_F(UnicornPresence, EveryAccessGoesWhereTheTablesSayWhenEveryAddressHasARegi
     set_x(7, 0x40'0008);
     mmu_on_and_run(loads_and_store);
     EXPECT_EQ(result_, UC_ERR_OK);
-    EXPECT_EQ(x(1), 0x1111u);                  // VA 0x0040_0000 -> RAM 0x4020_0000
-    EXPECT_EQ(x(2), 0x3333u);                  // VA 0x0900_0000 -> RAM 0x4030_0000, not the PL011
-    EXPECT_EQ(x(4), 0x4444u);                  // VA 0x4000_0000 -> RAM 0x4040_0000, not itself
-    EXPECT_EQ(x(5), 0x5555u);                  // the upper range -> RAM 0x4000_0100
-    EXPECT_EQ(x(6), 0xD0D0u);                  // a Device page -> the device's callback
+    EXPECT_EQ(x(1), 0x1111u); // VA 0x0040_0000 -> RAM 0x4020_0000
+    EXPECT_EQ(x(2), 0x3333u); // VA 0x0900_0000 -> RAM 0x4030_0000, not the PL011
+    EXPECT_EQ(x(4), 0x4444u); // VA 0x4000_0000 -> RAM 0x4040_0000, not itself
+    EXPECT_EQ(x(5), 0x5555u); // the upper range -> RAM 0x4000_0100
+    EXPECT_EQ(x(6), 0xD0D0u); // a Device page -> the device's callback
     EXPECT_EQ(log_.device_reads, 1u);
     EXPECT_EQ(log_.last_device_offset, 0x10u); // offset in the device region
     EXPECT_EQ(get(0x4020'0008), 0x40'0008u);   // the store through VA 0x0040_0008
-    EXPECT_EQ(log_.hole_accesses, 0u);         // no region over a hole or the upper range is touched
+    EXPECT_EQ(log_.hole_accesses, 0u); // no region over a hole or the upper range is touched
 }
 
 // Without those regions the first access through a virtual address that has no region of its own
