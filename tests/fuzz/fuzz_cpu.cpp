@@ -90,28 +90,30 @@ pmt_sysreg encoding(pmt_reg_id id, unsigned index = 0)
 // counting INST_RETIRED at EL0 and EL1 (P, U, NSK, NSU 0; NSH 0: not at EL2).
 void reserve_counter(a64_cpu &cpu)
 {
-    cpu.debug_access([](pmtrace::sysreg_if &sysreg, pmtrace::trbe_cpu_if *, const sc_core::sc_time &t) {
-        uint64_t mdcr = 0;
-        (void)sysreg.read_sysreg(encoding(PMT_REG_MDCR_EL2), mdcr, t);
-        mdcr = (mdcr & ~PMT_MASK(MDCR_EL2, HPMN)) | PMT_PUT(MDCR_EL2, HPMN, reserved_counter) |
-               PMT_MASK(MDCR_EL2, HPME);
-        if (sysreg.write_sysreg(encoding(PMT_REG_MDCR_EL2), mdcr, t) != PMT_ACCESS_OK ||
-            sysreg.write_sysreg(encoding(PMT_REG_PMEVTYPER_EL0, reserved_counter),
-                                PMT_EV_INST_RETIRED, t) != PMT_ACCESS_OK ||
-            sysreg.write_sysreg(encoding(PMT_REG_PMCNTENSET_EL0), uint64_t{1} << reserved_counter,
-                                t) != PMT_ACCESS_OK)
-            violated("the reserved counter could not be set up");
-    });
+    cpu.debug_access(
+        [](pmtrace::sysreg_if &sysreg, pmtrace::trbe_cpu_if *, const sc_core::sc_time &t) {
+            uint64_t mdcr = 0;
+            (void)sysreg.read_sysreg(encoding(PMT_REG_MDCR_EL2), mdcr, t);
+            mdcr = (mdcr & ~PMT_MASK(MDCR_EL2, HPMN)) | PMT_PUT(MDCR_EL2, HPMN, reserved_counter) |
+                   PMT_MASK(MDCR_EL2, HPME);
+            if (sysreg.write_sysreg(encoding(PMT_REG_MDCR_EL2), mdcr, t) != PMT_ACCESS_OK ||
+                sysreg.write_sysreg(encoding(PMT_REG_PMEVTYPER_EL0, reserved_counter),
+                                    PMT_EV_INST_RETIRED, t) != PMT_ACCESS_OK ||
+                sysreg.write_sysreg(encoding(PMT_REG_PMCNTENSET_EL0),
+                                    uint64_t{1} << reserved_counter, t) != PMT_ACCESS_OK)
+                violated("the reserved counter could not be set up");
+        });
 }
 
 uint64_t reserved_count(a64_cpu &cpu)
 {
     uint64_t v = 0;
-    cpu.debug_access([&](pmtrace::sysreg_if &sysreg, pmtrace::trbe_cpu_if *, const sc_core::sc_time &t) {
-        if (sysreg.read_sysreg(encoding(PMT_REG_PMEVCNTR_EL0, reserved_counter), v, t) !=
-            PMT_ACCESS_OK)
-            violated("the reserved counter could not be read");
-    });
+    cpu.debug_access(
+        [&](pmtrace::sysreg_if &sysreg, pmtrace::trbe_cpu_if *, const sc_core::sc_time &t) {
+            if (sysreg.read_sysreg(encoding(PMT_REG_PMEVCNTR_EL0, reserved_counter), v, t) !=
+                PMT_ACCESS_OK)
+                violated("the reserved counter could not be read");
+        });
     return v;
 }
 
@@ -121,7 +123,8 @@ void start_trace(a64_cpu &cpu)
     with_debug_hal(cpu, [](const hal *h) {
         sw_trbe trbe{};
         sw_ete ete{};
-        sw_trbe_buf buf = sw_trbe_linux_buf(trace_buffer, trace_buffer, trace_buffer + trace_buffer_size);
+        sw_trbe_buf buf =
+            sw_trbe_linux_buf(trace_buffer, trace_buffer, trace_buffer + trace_buffer_size);
         buf.fill_mode = PMT_TRBLIMITR_FM_FILL;
         sw_ete_config c{};
         c.trace_id = 0x10;

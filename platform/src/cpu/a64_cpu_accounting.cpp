@@ -23,7 +23,8 @@ std::array<uint64_t, 2> a64_cpu::common_events(bool trbe)
 {
     std::array<uint64_t, 2> e{};
     for (uint16_t n : {PMT_EV_SW_INCR, PMT_EV_INST_RETIRED, PMT_EV_CPU_CYCLES, PMT_EV_EXC_TAKEN,
-                       PMT_EV_EXC_RETURN, PMT_EV_CHAIN})
+                       PMT_EV_EXC_RETURN, PMT_EV_CHAIN, PMT_EV_STALL_FRONTEND, PMT_EV_STALL_BACKEND,
+                       PMT_EV_STALL})
         e[0] |= uint64_t{1} << n;
     for (const a64::block_event &b : block_events)
         if (b.event < 64)
@@ -148,6 +149,15 @@ void a64_cpu::retire_counts(const block_info &c, uint64_t begin, uint64_t end)
 }
 
 // One instruction the CPU model performed itself (a device access, MSR PM) at `pc`.
+void a64_cpu::count_stall(uint16_t kind, uint64_t n)
+{
+    if (!n)
+        return;
+    const sc_core::sc_time &t = qk_.get_local_time();
+    (void)events->count_event(kind, n, t);
+    (void)events->count_event(PMT_EV_STALL, n, t);
+}
+
 void a64_cpu::retire_one(uint32_t insn, uint64_t pc)
 {
     uint32_t c = a64_classify(insn);

@@ -17,13 +17,20 @@ namespace pmtrace::platform
 
 using namespace a64;
 
+// The bus's latency (the delay b_transport adds) is time the CPU waits with nothing issued: stall
+// cycles of the backend (STALL_BACKEND, and STALL), counted when the access completes
+// (docs/choices.md).
 bool a64_cpu::bus_access(bool write, uint64_t address, unsigned size, uint64_t &value)
 {
     stats_.device_accesses++;
-    sc_core::sc_time delay = qk_.get_local_time();
+    const sc_core::sc_time before = qk_.get_local_time();
+    sc_core::sc_time delay = before;
     tlm::tlm_response_status response =
         platform::bus_access(*bus.get_interface(0), write, address, size, value, delay);
     qk_.set(delay);
+    if (delay > before)
+        count_stall(PMT_EV_STALL_BACKEND,
+                    static_cast<uint64_t>((delay - before) / config_.clock_period));
     if (response != tlm::TLM_OK_RESPONSE) {
         stats_.bus_errors++;
         return false;

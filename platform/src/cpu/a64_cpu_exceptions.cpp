@@ -43,8 +43,12 @@ void a64_cpu::take_exception(unsigned target_el, uint32_t ec, uint32_t iss,
     if (far_valid)
         put(*engine_, far(target_el), far_value);
     stats_.exceptions++;
-    if (config_.exception_entry_cycles)
+    if (config_.exception_entry_cycles) {
+        // The entry's cycles: nothing issued until the vector's instructions are fetched, stall
+        // cycles of the frontend (docs/choices.md).
         qk_.inc(config_.clock_period * static_cast<double>(config_.exception_entry_cycles));
+        count_stall(PMT_EV_STALL_FRONTEND, config_.exception_entry_cycles);
+    }
     const sc_core::sc_time &t = qk_.get_local_time();
     // The events are attributed to the state the exception was taken from (D13.7.3).
     uint64_t hcr = config_.have_el2 ? get(*engine_, hcr_el2) : 0;

@@ -317,6 +317,8 @@ class a64_cpu : public sc_core::sc_module,
     void retire_one(uint32_t insn, uint64_t pc);
     bool find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &insn);
     bool bus_access(bool write, uint64_t address, unsigned size, uint64_t &value);
+    // n stall cycles of `kind` (STALL_FRONTEND or STALL_BACKEND), and of STALL, ending now.
+    void count_stall(uint16_t kind, uint64_t n);
     // The MMU's side: regimes, translation for the model's own accesses, aborts
     // (a64_cpu_abort.cpp).
     unsigned sync_target_el();
