@@ -3,6 +3,7 @@
 plain sequence of operations (fuzz_program.h). A kind byte 0xC0 + n is operation n of enum Op in
 fuzz_program.cpp whatever the harness's mix; operands follow as decode() reads them.
 Run: tests/fuzz/make_seeds.py (rewrites the corpus directories)."""
+import base64
 import os
 import struct
 
@@ -242,6 +243,9 @@ SEEDS["fuzz_cpu"] = {
                            sysreg(0, *PMCNTENSET, 1), sysreg(0, *PMEVCNTR5, 1),
                            sysreg(1, *PMEVCNTR5, 2)) + LOOP,
     "fetch_outside": u8(0) + a64(movz(0, 0x1000), br(0)),
+    # The campaign's first finding (a timeout under a loaded machine, not a model error): at EL0
+    # with the MMU on, a loop of UNDEFINED instructions and SVCs, thousands of exceptions a run.
+    "el0_mmu_exception_loop": base64.b64decode("A4AMgNIABAgBAQD/VNRkHNRkHAAAAABgICDoYAAI"),
 }
 
 here = os.path.dirname(os.path.abspath(__file__))
