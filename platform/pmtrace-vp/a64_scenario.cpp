@@ -53,7 +53,7 @@ std::string scenario_bootargs(const options &o)
                   static_cast<unsigned long long>(o.buffer_size), mode,
                   static_cast<unsigned long long>(area.base),
                   static_cast<unsigned long long>(area.size), o.timestamps);
-    return o.append.empty() ? text : text + (" " + o.append);
+    return text;
 }
 
 platform::vp_config scenario_platform_config(const options &o)

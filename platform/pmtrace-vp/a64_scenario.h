@@ -25,7 +25,7 @@ std::vector<uint8_t> scenario_image();
 std::string scenario_elf_path();
 
 // The image's command line for the options: the scenario, the loop, the counting and the trace
-// buffer, then --append's words.
+// buffer.
 std::string scenario_bootargs(const options &o);
 
 // The platform for the scenario image: as for --kernel (with the ETE trace unit, and with
