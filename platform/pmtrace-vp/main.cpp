@@ -105,12 +105,32 @@ int finish_trace(const options &o, platform::vp &vp, kernel_trace *session,
     return write_capture(o, vp, parts, program, out, std::cerr);
 }
 
+// The platform, or null after a line on stderr when it cannot be built: the RAM --ram asks for
+// cannot be allocated on this host (the memory reports it, vp.ram's SC_REPORT_ERROR).
+std::unique_ptr<platform::vp> build_platform(const options &o, const platform::vp_config &c)
+{
+    try {
+        return std::make_unique<platform::vp>("vp", c);
+    } catch (const sc_core::sc_report &report) {
+        if (std::string(report.get_msg_type()) != "vp.ram")
+            throw;
+        std::cerr << "pmtrace-vp: --ram " << size_text(o.ram_size) << ": this host cannot give the "
+                  << "platform " << c.ram_size << " bytes of RAM (" << report.get_msg()
+                  << "): give less\n";
+        return nullptr;
+    }
+}
+
 // The AArch64 CPU: --kernel's image, or the scenario image, until it ends (or --time-limit),
 // then the platform's summary.
 int run_a64(const options &o)
 {
     const bool scenario = o.kernel.empty();
-    platform::vp vp("vp", scenario ? scenario_platform_config(o) : kernel_platform_config(o));
+    const std::unique_ptr<platform::vp> built =
+        build_platform(o, scenario ? scenario_platform_config(o) : kernel_platform_config(o));
+    if (!built)
+        return exit_usage;
+    platform::vp &vp = *built;
     int rc = -1;
     const std::vector<uint8_t> image = scenario ? scenario_image() : std::vector<uint8_t>();
     platform::boot_image loaded{};
@@ -167,7 +187,10 @@ int sc_main(int argc, char **argv)
     if (!o.kernel.empty() || o.cpu == cpu_kind::a64)
         return run_a64(o);
 
-    platform::vp vp("vp", platform_config(o));
+    const std::unique_ptr<platform::vp> built = build_platform(o, platform_config(o));
+    if (!built)
+        return exit_usage;
+    platform::vp &vp = *built;
     scenario_runner runner(o, vp);
     sc_core::sc_trace_file *vcd = open_vcd(o, vp);
     const auto t0 = std::chrono::steady_clock::now();
