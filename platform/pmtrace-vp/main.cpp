@@ -121,6 +121,21 @@ std::unique_ptr<platform::vp> build_platform(const options &o, const platform::v
     }
 }
 
+// --stats-json: the run's figures (a line on stderr and exit_failed when the file cannot be
+// written).
+int write_json(const options &o, const summary &s, const run_result *r)
+{
+    if (o.stats_json.empty())
+        return exit_ok;
+    std::ofstream js(o.stats_json);
+    js << format_json(s, r);
+    if (!js) {
+        std::fprintf(stderr, "pmtrace-vp: cannot write %s\n", o.stats_json.c_str());
+        return exit_failed;
+    }
+    return exit_ok;
+}
+
 // The AArch64 CPU: --kernel's image, or the scenario image, until it ends (or --time-limit),
 // then the platform's summary.
 int run_a64(const options &o)
@@ -160,18 +175,77 @@ int run_a64(const options &o)
     const double host = seconds_since(t0);
     if (vcd)
         sc_core::sc_close_vcd_trace_file(vcd);
-    rc = kernel_exit_status(o, vp, std::cerr);
+    run_end end = run_end::finished;
+    rc = kernel_exit_status(o, vp, std::cerr, end);
     std::string capture;
     if (const int crc = finish_trace(o, vp, session.get(), loaded, capture);
         crc != exit_ok && rc == exit_ok)
         rc = crc;
     if (!o.quiet)
         std::fputs((format_kernel_text(o, vp, host) + capture).c_str(), stdout);
+    std::fflush(stdout);
     if (!o.exec_log.empty() && (!vp.a64->exec_log() || !vp.a64->exec_log()->write(o.exec_log))) {
         std::fprintf(stderr, "pmtrace-vp: cannot write the execution log %s\n", o.exec_log.c_str());
         rc = exit_failed;
     }
     if (profile.write(std::cerr) != exit_ok && rc == exit_ok)
+        rc = exit_failed;
+    // The JSON last: it holds the exit status.
+    summary s = summarize_a64(o, vp, host);
+    s.end = end;
+    run_result results;
+    const bool have_results = scenario && read_results_area(o, vp, results, std::cerr);
+    s.exit_status = rc;
+    if (write_json(o, s, have_results ? &results : nullptr) != exit_ok && rc == exit_ok)
+        rc = s.exit_status = exit_failed;
+    return rc;
+}
+
+// The host-driven CPU: the scenario over its synthetic workload.
+int run_host(const options &o)
+{
+    const std::unique_ptr<platform::vp> built = build_platform(o, platform_config(o));
+    if (!built)
+        return exit_usage;
+    platform::vp &vp = *built;
+    scenario_runner runner(o, vp);
+    sc_core::sc_trace_file *vcd = open_vcd(o, vp);
+    const auto t0 = std::chrono::steady_clock::now();
+    vp.run([&](const hal *h) { runner.run(h); });
+    const double host = seconds_since(t0);
+    if (vcd)
+        sc_core::sc_close_vcd_trace_file(vcd);
+
+    int rc = exit_ok;
+    const bool snapshot_ok = runner.finish();
+    const run_result &r = runner.result();
+    int status = r.status;
+    if (!vp.cpu0.finished()) {
+        std::fprintf(stderr, "pmtrace-vp: the CPU did not finish the scenario\n");
+        status = SW_EINVAL;
+    }
+    summary s = summarize(o, vp, r, host);
+    if (!o.quiet)
+        std::fputs(format_text(s, r).c_str(), stdout);
+    std::fflush(stdout);
+    if (!snapshot_ok) {
+        std::fprintf(stderr, "pmtrace-vp: cannot write the snapshot %s\n", o.snapshot.c_str());
+        rc = exit_failed;
+    }
+    if (!r.decode_ok)
+        rc = exit_failed;
+    if (!o.trace_out.empty() && !platform::write_file(o.trace_out, r.captured)) {
+        std::fprintf(stderr, "pmtrace-vp: cannot write %s\n", o.trace_out.c_str());
+        rc = exit_failed;
+    }
+    if (status != SW_OK) {
+        std::fprintf(stderr, "pmtrace-vp: scenario %s failed: %s\n", o.scenario_name.c_str(),
+                     sw_strerror(status));
+        rc = exit_failed;
+    }
+    s.end = run_end::finished;
+    s.exit_status = rc;
+    if (write_json(o, s, &r) != exit_ok && rc == exit_ok)
         rc = exit_failed;
     return rc;
 }
@@ -186,54 +260,7 @@ int sc_main(int argc, char **argv)
     set_log_level(o.log_level);
     if (!o.kernel.empty() || o.cpu == cpu_kind::a64)
         return run_a64(o);
-
-    const std::unique_ptr<platform::vp> built = build_platform(o, platform_config(o));
-    if (!built)
-        return exit_usage;
-    platform::vp &vp = *built;
-    scenario_runner runner(o, vp);
-    sc_core::sc_trace_file *vcd = open_vcd(o, vp);
-    const auto t0 = std::chrono::steady_clock::now();
-    vp.run([&](const hal *h) { runner.run(h); });
-    const double host = seconds_since(t0);
-    if (vcd)
-        sc_core::sc_close_vcd_trace_file(vcd);
-
-    const bool snapshot_ok = runner.finish();
-    const run_result &r = runner.result();
-    int status = r.status;
-    if (!vp.cpu0.finished()) {
-        std::fprintf(stderr, "pmtrace-vp: the CPU did not finish the scenario\n");
-        status = SW_EINVAL;
-    }
-    const summary s = summarize(o, vp, r, host);
-    std::fputs(format_text(s, r).c_str(), stdout);
-
-    int rc = exit_ok;
-    if (!snapshot_ok) {
-        std::fprintf(stderr, "pmtrace-vp: cannot write the snapshot %s\n", o.snapshot.c_str());
-        rc = exit_failed;
-    }
-    if (!r.decode_ok)
-        rc = exit_failed;
-    if (!o.trace_out.empty() && !platform::write_file(o.trace_out, r.captured)) {
-        std::fprintf(stderr, "pmtrace-vp: cannot write %s\n", o.trace_out.c_str());
-        rc = exit_failed;
-    }
-    if (!o.stats_json.empty()) {
-        std::ofstream js(o.stats_json);
-        js << format_json(s, r);
-        if (!js) {
-            std::fprintf(stderr, "pmtrace-vp: cannot write %s\n", o.stats_json.c_str());
-            rc = exit_failed;
-        }
-    }
-    if (status != SW_OK) {
-        std::fprintf(stderr, "pmtrace-vp: scenario %s failed: %s\n", o.scenario_name.c_str(),
-                     sw_strerror(status));
-        return exit_failed;
-    }
-    return rc;
+    return run_host(o);
 }
 
 // A user's first screen is ours (or their image's console), not SystemC's banner: SystemC prints

@@ -248,22 +248,37 @@ bool kernel_trace_option(const std::string &name)
 // the trace session's do.
 void convert_kernel(const raw &r, const po::variables_map &vm, options &o)
 {
-    for (const char *name : {"scenario",      "iterations",
-                             "duration",      "per-piece",
-                             "irq-cycles",    "events",
-                             "event",         "period",
-                             "long-counters", "no-trace",
-                             "trace-mode",    "trace-data",
-                             "trace-bytes",   "buffer-base",
-                             "buffer-size",   "trigger",
-                             "trigger-after", "trigger-count",
-                             "trace-out",     "snapshot",
-                             "decode",        "timestamps",
-                             "fault",         "fault-address",
-                             "fault-stage",   "fault-level",
-                             "no-fix",        "stats-json",
-                             "instructions",  "el",
-                             "exclude",       "cpu"})
+    for (const char *name : {"scenario",
+                             "iterations",
+                             "duration",
+                             "per-piece",
+                             "irq-cycles",
+                             "events",
+                             "event",
+                             "period",
+                             "long-counters",
+                             "no-trace",
+                             "trace-mode",
+                             "trace-data",
+                             "trace-bytes",
+                             "buffer-base",
+                             "buffer-size",
+                             "trigger",
+                             "trigger-after",
+                             "trigger-count",
+                             "trace-out",
+                             "snapshot",
+                             "decode",
+                             "timestamps",
+                             "fault",
+                             "fault-address",
+                             "fault-stage",
+                             "fault-level",
+                             "no-fix",
+                             "instructions",
+                             "el",
+                             "exclude",
+                             "cpu"})
         if (given(vm, name) && !(o.kernel_trace && kernel_trace_option(name)))
             throw bad_argument{std::string("--") + name +
                                (kernel_trace_option(name)
@@ -312,7 +327,7 @@ void check_a64_scenario(const po::variables_map &vm, const options &o)
 {
     if (o.scenario == scenario::fault)
         throw bad_argument{"--scenario fault needs --cpu host"};
-    for (const char *name : {"duration", "irq-cycles", "trace-data", "trace-bytes", "stats-json"})
+    for (const char *name : {"duration", "irq-cycles", "trace-data", "trace-bytes"})
         if (given(vm, name))
             throw bad_argument{std::string("--") + name +
                                " needs --cpu host (it shapes the host CPU's synthetic workload)"};
@@ -500,9 +515,9 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         check_buffer(o, o.ram_size);
     } else {
         check_buffer(o, ram_size_of(cpu_kind::host, 0));
-        for (const char *name : {"dtb", "dump-dtb", "ram", "virtualization", "secure", "quiet",
-                                 "time-limit", "instructions", "el", "semihosting", "perf-data",
-                                 "exec-log", "timestamps", "trace-batch"})
+        for (const char *name :
+             {"dtb", "dump-dtb", "ram", "virtualization", "secure", "time-limit", "instructions",
+              "el", "semihosting", "perf-data", "exec-log", "timestamps", "trace-batch"})
             if (given(vm, name))
                 throw bad_argument{std::string("--") + name +
                                    " needs the AArch64 CPU (--kernel IMAGE, or --cpu a64)"};
@@ -715,7 +730,9 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "SMC is taken to EL3 (end it with --semihosting's SYS_EXIT)")(
         "time-limit", po::value(&r.time_limit),
         "stop after this much simulated time (e.g. 2s); the exit status is then 124")(
-        "quiet,q", po::bool_switch(&o.quiet), "no summary after the console output")(
+        "quiet,q", po::bool_switch(&o.quiet),
+        "no summary (the AArch64 CPU: after the console output; --cpu host: nothing on stdout; "
+        "--stats-json still writes its file)")(
         "semihosting", po::bool_switch(&o.semihosting),
         "serve Arm semihosting calls (HLT #0xF000) as QEMU's -semihosting does: console output "
         "(SYS_WRITEC, SYS_WRITE0) and SYS_EXIT, whose status becomes pmtrace-vp's (0, or 1 "
@@ -727,7 +744,9 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
                           "triggers and the CTI's outputs")(
         "vcd-counters", po::value(&r.vcd_counters),
         "also the counters in the VCD, sampled at this interval (e.g. 1us) and at overflows")(
-        "stats-json", po::value(&o.stats_json), "write the summary as JSON to this file")(
+        "stats-json", po::value(&o.stats_json),
+        "write the run's figures as JSON to this file, for every run (docs/platform.md, \"The "
+        "summary as JSON\")")(
         "perf-data", po::value(&o.perf_data),
         "AArch64 CPU: write a sample at each PMU interrupt (its PC, Exception level, time) to "
         "this perf.data file: perf report -i FILE names the functions (of --kernel's ELF, or "

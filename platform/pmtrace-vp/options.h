@@ -120,7 +120,7 @@ struct options {
     bool timestamps = false;     // TRCCONFIGR.TS in the trace session (the AArch64 CPU's runs)
     bool virtualization = false; // enter at EL2, PSCI over SMC
     bool secure = false;         // enter at EL3 (the image is the firmware: no PSCI)
-    bool quiet = false;          // no summary after the console output
+    bool quiet = false;          // no summary (after the console output, on the AArch64 CPU)
     bool semihosting = false;    // serve HLT #0xF000 (QEMU's -semihosting)
     sc_core::sc_time time_limit = sc_core::SC_ZERO_TIME; // of simulated time; 0: none
     // Outputs.
@@ -138,6 +138,11 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
 
 // 124: --time-limit ended the run (the status `timeout` gives a command it stops).
 constexpr int exit_ok = 0, exit_failed = 1, exit_usage = 2, exit_time_limit = 124;
+
+// How a run ended: the host CPU's scenario ran to its end (finished); the AArch64 CPU's software
+// asked for the end (PSCI SYSTEM_OFF or SYSTEM_RESET, semihosting SYS_EXIT), or the CPU stopped
+// on an error, --time-limit ended the run, or the CPU waits for an interrupt nothing will raise.
+enum class run_end { finished, system_off, system_reset, exit, error, time_limit, waiting };
 
 } // namespace pmtrace::vp_cli
 
