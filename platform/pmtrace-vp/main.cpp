@@ -12,6 +12,7 @@
 #include "kernel_trace.h"
 #include "options.h"
 #include "profile.h"
+#include "run_control.h"
 #include "scenario.h"
 #include "summary.h"
 
@@ -136,8 +137,14 @@ int write_json(const options &o, const summary &s, const run_result *r)
     return exit_ok;
 }
 
-// The AArch64 CPU: --kernel's image, or the scenario image, until it ends (or --time-limit),
-// then the platform's summary.
+void say_interrupted(double simulated)
+{
+    std::fprintf(stderr, "pmtrace-vp: interrupted (SIGINT) after %.6f seconds simulated\n",
+                 simulated);
+}
+
+// The AArch64 CPU: --kernel's image, or the scenario image, until it ends (or --time-limit, or
+// Ctrl-C), then the platform's summary.
 int run_a64(const options &o)
 {
     const bool scenario = o.kernel.empty();
@@ -167,26 +174,33 @@ int run_a64(const options &o)
         session = std::make_unique<kernel_trace>(o, vp);
     sc_core::sc_trace_file *vcd = open_vcd(o, vp);
     const pmu_profile profile(o, vp);
+    catch_interrupt();
     const auto t0 = std::chrono::steady_clock::now();
-    if (o.time_limit != sc_core::SC_ZERO_TIME)
-        sc_core::sc_start(o.time_limit);
-    else
-        sc_core::sc_start();
+    const bool interrupted = simulate(o.time_limit);
     const double host = seconds_since(t0);
     if (vcd)
         sc_core::sc_close_vcd_trace_file(vcd);
-    run_end end = run_end::finished;
-    rc = kernel_exit_status(o, vp, std::cerr, end);
+    run_end end = run_end::interrupted;
+    if (interrupted) {
+        say_interrupted(sc_core::sc_time_stamp().to_seconds());
+        rc = exit_interrupted;
+    } else {
+        rc = kernel_exit_status(o, vp, std::cerr, end);
+    }
+    // The trace: the scenario image's capture holds what its session collected when it ended (an
+    // interrupted one has not); pmtrace-vp's own session stops where the run stopped.
     std::string capture;
-    if (const int crc = finish_trace(o, vp, session.get(), loaded, capture);
-        crc != exit_ok && rc == exit_ok)
-        rc = crc;
+    if (!interrupted || session)
+        if (const int crc = finish_trace(o, vp, session.get(), loaded, capture);
+            crc != exit_ok && rc == exit_ok)
+            rc = crc;
     if (!o.quiet)
         std::fputs((format_kernel_text(o, vp, host) + capture).c_str(), stdout);
     std::fflush(stdout);
     if (!o.exec_log.empty() && (!vp.a64->exec_log() || !vp.a64->exec_log()->write(o.exec_log))) {
         std::fprintf(stderr, "pmtrace-vp: cannot write the execution log %s\n", o.exec_log.c_str());
-        rc = exit_failed;
+        if (rc == exit_ok)
+            rc = exit_failed;
     }
     if (profile.write(std::cerr) != exit_ok && rc == exit_ok)
         rc = exit_failed;
@@ -210,17 +224,21 @@ int run_host(const options &o)
     platform::vp &vp = *built;
     scenario_runner runner(o, vp);
     sc_core::sc_trace_file *vcd = open_vcd(o, vp);
+    vp.cpu0.set_program([&](const hal *h) { runner.run(h); });
+    catch_interrupt();
     const auto t0 = std::chrono::steady_clock::now();
-    vp.run([&](const hal *h) { runner.run(h); });
+    const bool interrupted = simulate(sc_core::SC_ZERO_TIME);
     const double host = seconds_since(t0);
     if (vcd)
         sc_core::sc_close_vcd_trace_file(vcd);
 
     int rc = exit_ok;
-    const bool snapshot_ok = runner.finish();
+    const bool snapshot_ok = interrupted || runner.finish();
     const run_result &r = runner.result();
     int status = r.status;
-    if (!vp.cpu0.finished()) {
+    if (interrupted) {
+        say_interrupted(sc_core::sc_time_stamp().to_seconds());
+    } else if (!vp.cpu0.finished()) {
         std::fprintf(stderr, "pmtrace-vp: the CPU did not finish the scenario\n");
         status = SW_EINVAL;
     }
@@ -234,18 +252,21 @@ int run_host(const options &o)
     }
     if (!r.decode_ok)
         rc = exit_failed;
-    if (!o.trace_out.empty() && !platform::write_file(o.trace_out, r.captured)) {
+    if (!interrupted && !o.trace_out.empty() && !platform::write_file(o.trace_out, r.captured)) {
         std::fprintf(stderr, "pmtrace-vp: cannot write %s\n", o.trace_out.c_str());
         rc = exit_failed;
     }
-    if (status != SW_OK) {
+    if (status != SW_OK && !interrupted) {
         std::fprintf(stderr, "pmtrace-vp: scenario %s failed: %s\n", o.scenario_name.c_str(),
                      sw_strerror(status));
         rc = exit_failed;
     }
-    s.end = run_end::finished;
+    if (interrupted)
+        rc = exit_interrupted;
+    s.end = interrupted ? run_end::interrupted : run_end::finished;
     s.exit_status = rc;
-    if (write_json(o, s, &r) != exit_ok && rc == exit_ok)
+    // An interrupted scenario has no results of its apps.
+    if (write_json(o, s, interrupted ? nullptr : &r) != exit_ok && rc == exit_ok)
         rc = exit_failed;
     return rc;
 }

@@ -136,13 +136,25 @@ struct options {
 // bad argument, with a message on `err`).
 int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &err);
 
-// 124: --time-limit ended the run (the status `timeout` gives a command it stops).
-constexpr int exit_ok = 0, exit_failed = 1, exit_usage = 2, exit_time_limit = 124;
+// 124: --time-limit ended the run (the status `timeout` gives a command it stops); 130: Ctrl-C
+// (SIGINT) interrupted it (a shell's status for a command killed by SIGINT, 128 + 2).
+constexpr int exit_ok = 0, exit_failed = 1, exit_usage = 2, exit_time_limit = 124,
+              exit_interrupted = 130;
 
 // How a run ended: the host CPU's scenario ran to its end (finished); the AArch64 CPU's software
 // asked for the end (PSCI SYSTEM_OFF or SYSTEM_RESET, semihosting SYS_EXIT), or the CPU stopped
-// on an error, --time-limit ended the run, or the CPU waits for an interrupt nothing will raise.
-enum class run_end { finished, system_off, system_reset, exit, error, time_limit, waiting };
+// on an error, --time-limit ended the run, Ctrl-C interrupted it, or the CPU waits for an
+// interrupt nothing will raise.
+enum class run_end {
+    finished,
+    system_off,
+    system_reset,
+    exit,
+    error,
+    time_limit,
+    interrupted,
+    waiting
+};
 
 } // namespace pmtrace::vp_cli
 

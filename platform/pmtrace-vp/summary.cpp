@@ -18,6 +18,7 @@ const char *run_end_name(run_end end)
     case run_end::exit: return "exit";
     case run_end::error: return "error";
     case run_end::time_limit: return "time_limit";
+    case run_end::interrupted: return "interrupted";
     case run_end::waiting: return "waiting";
     }
     return "unknown";
