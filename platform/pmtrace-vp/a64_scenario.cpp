@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <ostream>
 
 // The image, placed in pmtrace-vp by a64_scenario_image.S.
@@ -22,11 +23,21 @@ std::vector<uint8_t> scenario_image()
 
 std::string scenario_elf_path()
 {
-#ifdef PMTRACE_VP_ELF
-    return PMTRACE_VP_ELF;
-#else
-    return std::string();
+#if defined(PMTRACE_VP_ELF) && defined(PMTRACE_VP_ELF_RELATIVE) && defined(PMTRACE_VP_BUILD_DIR)
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
+    if (ec)
+        return std::string();
+    // Installed: the ELF where cmake --install put it, relative to the executable.
+    const fs::path installed = exe_dir / PMTRACE_VP_ELF_RELATIVE;
+    if (fs::is_regular_file(installed, ec))
+        return fs::weakly_canonical(installed, ec).string();
+    // In the build tree: the build's own.
+    if (fs::equivalent(exe_dir, PMTRACE_VP_BUILD_DIR, ec))
+        return PMTRACE_VP_ELF;
 #endif
+    return std::string();
 }
 
 std::string scenario_bootargs(const options &o)

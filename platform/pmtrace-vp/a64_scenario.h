@@ -21,8 +21,10 @@ namespace pmtrace::vp_cli
 // an AArch64 cross compiler.
 std::vector<uint8_t> scenario_image();
 
-// The scenario image as an ELF, for symbols (pmtrace-vp --perf-data): the path of the build's
-// sw_vp.elf; empty when it was built without one.
+// The scenario image as an ELF, for symbols (pmtrace-vp --perf-data): the one installed with
+// pmtrace-vp (share/pmtrace/sw_vp.elf, found from the executable's own path, /proc/self/exe), or
+// from the build tree the build's; empty when there is none (built without a cross compiler, or
+// an installed pmtrace-vp whose ELF was removed).
 std::string scenario_elf_path();
 
 // The image's command line for the options: the scenario, the loop, the counting and the trace
