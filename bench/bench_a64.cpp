@@ -480,28 +480,44 @@ int sc_main(int argc, char *argv[])
     std::vector<std::string> variants = {"loop", "store"};
     int runs = 3;
     bool with_qemu = true;
+    const char *usage = "bench_a64 [--runs N] [--variant loop|store|blocks2|kernels|both|all] "
+                        "[--quantum-ns N] [--no-qemu]";
+    // A number of digits (the runs, the quantum in ns).
+    auto number = [](const std::string &v) {
+        return !v.empty() && v.size() <= 18 &&
+               v.find_first_not_of("0123456789") == std::string::npos;
+    };
+    auto variant_name = [](const std::string &v) {
+        for (const char *name : {"loop", "store", "blocks2", "kernels", "both", "all"})
+            if (v == name)
+                return true;
+        return false;
+    };
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         bool has_value = i + 1 < argc;
-        if (a == "--case" && has_value) {
+        if (a == "--help" || a == "-h") {
+            std::printf("usage: %s\n", usage);
+            return 0;
+        } else if (a == "--case" && has_value) {
             which = argv[++i];
-        } else if (a == "--variant" && has_value) {
+        } else if (a == "--variant" && has_value && variant_name(argv[i + 1])) {
             std::string v = argv[++i];
             variants = v == "both" ? std::vector<std::string>{"loop", "store"}
                        : v == "all"
                            ? std::vector<std::string>{"loop", "store", "blocks2", "kernels"}
                            : std::vector<std::string>{v};
-        } else if (a == "--runs" && has_value) {
+        } else if (a == "--runs" && has_value && number(argv[i + 1])) {
             runs = std::max(1, std::atoi(argv[++i]));
-        } else if (a == "--quantum-ns" && has_value) {
+        } else if (a == "--quantum-ns" && has_value && number(argv[i + 1])) {
             quantum = argv[++i];
         } else if (a == "--no-qemu") {
             with_qemu = false;
         } else {
-            std::fprintf(
-                stderr,
-                "usage: bench_a64 [--runs N] [--variant loop|store|blocks2|kernels|both|all] "
-                "[--quantum-ns N] [--no-qemu]\n");
+            std::fprintf(stderr,
+                         "bench_a64: '%s': not an option of it, or its value is missing or "
+                         "wrong\nusage: %s\n",
+                         a.c_str(), usage);
             return 2;
         }
     }

@@ -10,6 +10,8 @@
 #define _POSIX_C_SOURCE 199309L
 #include <pmtrace/pmtrace.h>
 
+#include "bench_args.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -66,7 +68,10 @@ static double ns_per_bulk(pmt_pe *pe, uint64_t n, int reps)
 
 int main(int argc, char **argv)
 {
-    uint64_t calls = argc > 1 ? strtoull(argv[1], NULL, 0) : 200000000u;
+    uint64_t calls = 200000000u;
+    const int rc = bench_args(argc, argv, "bench_pmu_count [calls (200000000)]", &calls, 1);
+    if (rc >= 0)
+        return rc;
     unsigned sizes[] = {6, 31};
     printf("%-44s %14s\n", "case", "result");
     for (int i = 0; i < 2; i++) {

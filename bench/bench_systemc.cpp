@@ -9,6 +9,8 @@
 // 2. Register reads through the PMU frame socket: b_transport reads of PMCCNTR_EL0 from a bus
 //    master that keeps the annotated latency in its own quantum keeper.
 // One simulation runs the cases one after another (SystemC elaborates once per process).
+#include "bench_args.h"
+
 #include <pmtrace/systemc/pe_model.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
@@ -130,8 +132,12 @@ SC_MODULE(cpu)
 
 int sc_main(int argc, char *argv[])
 {
-    uint64_t instructions = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 100000000u;
-    uint64_t reads = argc > 2 ? std::strtoull(argv[2], nullptr, 0) : 10000000u;
+    uint64_t args[2] = {100000000u, 10000000u}; // instructions, reads
+    if (const int rc = bench_args(
+            argc, argv, "bench_systemc [instructions (100000000) [reads (10000000)]]", args, 2);
+        rc >= 0)
+        return rc;
+    const uint64_t instructions = args[0], reads = args[1];
     tlm::tlm_global_quantum::instance().set(sc_time(1, sc_core::SC_US));
     pmtrace::pe_model pe("pe");
     cpu c("cpu");

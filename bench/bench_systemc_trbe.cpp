@@ -9,6 +9,8 @@
 // buffer in Circular Buffer mode, first in the DMI memory, then in the other one, `megabytes`
 // MiB each (default 16384 and 2048). It prints bytes per second for both and their ratio, and
 // checks the last buffer contents.
+#include "bench_args.h"
+
 #include <pmtrace/platform/bus/memory.h>
 #include <pmtrace/platform/bus/router.h>
 #include <pmtrace/systemc/pe_model.h>
@@ -132,11 +134,16 @@ SC_MODULE(trace_unit)
 
 int sc_main(int argc, char *argv[])
 {
-    uint64_t mib = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 16384;
-    size_t chunk = argc > 2 ? std::strtoull(argv[2], nullptr, 0) : 4096;
-    if (chunk == 0 || BUF_SIZE % chunk) {
-        std::fprintf(stderr, "bench: the chunk must divide 1 MiB\n");
-        return 1;
+    const char *usage = "bench_systemc_trbe [megabytes (16384) [chunk (4096, dividing 1 MiB)]]";
+    uint64_t args[2] = {16384, 4096}; // megabytes, chunk
+    if (const int rc = bench_args(argc, argv, usage, args, 2); rc >= 0)
+        return rc;
+    const uint64_t mib = args[0];
+    const size_t chunk = static_cast<size_t>(args[1]);
+    if (args[1] > BUF_SIZE || BUF_SIZE % chunk) {
+        std::fprintf(stderr, "%s: the chunk %zu does not divide 1 MiB\nusage: %s\n", argv[0], chunk,
+                     usage);
+        return 2;
     }
     pmtrace::pe_model_config cfg;
     cfg.core.trbe.feat_trbe = true;

@@ -11,6 +11,8 @@
 #define _POSIX_C_SOURCE 199309L
 #include <pmtrace/pmtrace.h>
 
+#include "bench_args.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +90,10 @@ static pmt_pe *make(void)
 
 int main(int argc, char **argv)
 {
-    uint64_t megabytes = argc > 1 ? strtoull(argv[1], NULL, 0) : 8192u;
+    uint64_t megabytes = 8192u;
+    const int rc = bench_args(argc, argv, "bench_trbe [megabytes (8192)]", &megabytes, 1);
+    if (rc >= 0)
+        return rc;
     memory = malloc(BUF_SIZE);
     uint8_t *chunk = malloc(4096);
     if (!memory || !chunk)

@@ -12,7 +12,7 @@ packages=(
   libopencsd-dev libopencsd-bin
   libunicorn-dev libfdt-dev device-tree-compiler
   gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
-  linux-perf
+  linux-perf python3
 )
 
 missing=()

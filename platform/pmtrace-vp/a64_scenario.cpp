@@ -3,7 +3,12 @@
 #include "a64_capture.h"
 #include "kernel.h"
 
+#include "apps/results.h"
+
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <ostream>
 
 // The image, placed in pmtrace-vp by a64_scenario_image.S.
 extern "C" const uint8_t pmtrace_vp_image[], pmtrace_vp_image_end[];
@@ -18,11 +23,21 @@ std::vector<uint8_t> scenario_image()
 
 std::string scenario_elf_path()
 {
-#ifdef PMTRACE_VP_ELF
-    return PMTRACE_VP_ELF;
-#else
-    return std::string();
+#if defined(PMTRACE_VP_ELF) && defined(PMTRACE_VP_ELF_RELATIVE) && defined(PMTRACE_VP_BUILD_DIR)
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
+    if (ec)
+        return std::string();
+    // Installed: the ELF where cmake --install put it, relative to the executable.
+    const fs::path installed = exe_dir / PMTRACE_VP_ELF_RELATIVE;
+    if (fs::is_regular_file(installed, ec))
+        return fs::weakly_canonical(installed, ec).string();
+    // In the build tree: the build's own.
+    if (fs::equivalent(exe_dir, PMTRACE_VP_BUILD_DIR, ec))
+        return PMTRACE_VP_ELF;
 #endif
+    return std::string();
 }
 
 std::string scenario_bootargs(const options &o)
@@ -53,7 +68,40 @@ std::string scenario_bootargs(const options &o)
                   static_cast<unsigned long long>(o.buffer_size), mode,
                   static_cast<unsigned long long>(area.base),
                   static_cast<unsigned long long>(area.size), o.timestamps);
-    return o.append.empty() ? text : text + (" " + o.append);
+    std::string args = text;
+    if (!o.stats_json.empty())
+        args += " pmtrace.results=" + hex_text(results_area_base);
+    return args;
+}
+
+bool read_results_area(const options &o, platform::vp &vp, run_result &r, std::ostream &err)
+{
+    static_assert(sizeof(sw_results) <= results_area_size, "the results area holds sw_results");
+    if (o.stats_json.empty() || !vp.ram.data())
+        return false;
+    sw_results results;
+    std::memcpy(&results, vp.ram.data() + (results_area_base - platform::virt::ram_base),
+                sizeof results);
+    if (results.magic != SW_RESULTS_MAGIC)
+        return false;
+    if (results.layout != SW_RESULTS_LAYOUT) {
+        err << "pmtrace-vp: the scenario image's results area (" << hex_text(results_area_base)
+            << ") has layout " << hex_text(results.layout) << ", not this pmtrace-vp's "
+            << hex_text(SW_RESULTS_LAYOUT) << ": the JSON has no results of the apps\n";
+        return false;
+    }
+    r.status = results.status;
+    if (results.have & SW_RESULTS_STAT)
+        r.stat = results.stat;
+    if (results.have & SW_RESULTS_RECORD)
+        r.record = results.record;
+    r.traced = results.have & SW_RESULTS_TRACE;
+    if (r.traced) {
+        r.trace = results.trace;
+        r.trace_config.fill_mode =
+            o.scenario == scenario::trace ? o.fill_mode : PMT_TRBLIMITR_FM_FILL;
+    }
+    return true;
 }
 
 platform::vp_config scenario_platform_config(const options &o)

@@ -6,6 +6,7 @@
 #define PMTRACE_VP_A64_SCENARIO_H
 
 #include "options.h"
+#include "scenario.h"
 
 #include <pmtrace/platform/vp.h>
 
@@ -20,13 +21,26 @@ namespace pmtrace::vp_cli
 // an AArch64 cross compiler.
 std::vector<uint8_t> scenario_image();
 
-// The scenario image as an ELF, for symbols (pmtrace-vp --perf-data): the path of the build's
-// sw_vp.elf; empty when it was built without one.
+// The scenario image as an ELF, for symbols (pmtrace-vp --perf-data): the one installed with
+// pmtrace-vp (share/pmtrace/sw_vp.elf, found from the executable's own path, /proc/self/exe), or
+// from the build tree the build's; empty when there is none (built without a cross compiler, or
+// an installed pmtrace-vp whose ELF was removed).
 std::string scenario_elf_path();
 
 // The image's command line for the options: the scenario, the loop, the counting and the trace
-// buffer, then --append's words.
+// buffer (and with --stats-json the results area).
 std::string scenario_bootargs(const options &o);
+
+// Where the image leaves its apps' results with --stats-json (pmtrace.results; sw/apps/results.h):
+// RAM's base, below the image at + 0x80000 (nothing else is there: pmtrace-vp writes no boot
+// stub, and the device tree, the trace buffer and the capture area lie above RAM's first MiB).
+constexpr uint64_t results_area_base = platform::virt::ram_base;
+constexpr uint64_t results_area_size = 0x1000;
+
+// The apps' results the image left (status, stat, record, trace), for the JSON; false when there
+// are none (no --stats-json, or the image did not end its run; a results area of another layout
+// is refused with a line on `err`).
+bool read_results_area(const options &o, platform::vp &vp, run_result &r, std::ostream &err);
 
 // The platform for the scenario image: as for --kernel (with the ETE trace unit, and with
 // --decode the CPU's execution log), with semihosting (the image ends with its status:

@@ -137,31 +137,36 @@ int boot_kernel(const options &o, platform::vp &vp, const std::vector<uint8_t> &
     return -1;
 }
 
-int kernel_exit_status(const options &o, platform::vp &vp, std::ostream &err)
+int kernel_exit_status(const options &o, platform::vp &vp, std::ostream &err, run_end &end)
 {
     platform::a64_cpu &cpu = *vp.a64;
     const std::string pc = hex(cpu.engine().reg(platform::a64_reg::pc));
     switch (cpu.end()) {
-    case platform::a64_cpu_end::system_off: return exit_ok;
+    case platform::a64_cpu_end::system_off: end = run_end::system_off; return exit_ok;
     case platform::a64_cpu_end::system_reset:
+        end = run_end::system_reset;
         err << "pmtrace-vp: the software asked for a system reset (PSCI SYSTEM_RESET); "
                "pmtrace-vp ends there, as QEMU with -no-reboot\n";
         return exit_ok;
     case platform::a64_cpu_end::exit:
+        end = run_end::exit;
         if (cpu.exit_status() != 0)
             err << "pmtrace-vp: the software exited with status " << cpu.exit_status()
                 << " (semihosting SYS_EXIT)\n";
         return cpu.exit_status() == 0 ? exit_ok : exit_failed;
     case platform::a64_cpu_end::error:
+        end = run_end::error;
         err << "pmtrace-vp: the CPU stopped: " << cpu.error() << "\n";
         return exit_failed;
     case platform::a64_cpu_end::running: break;
     }
     if (o.time_limit != sc_core::SC_ZERO_TIME && sc_core::sc_time_stamp() >= o.time_limit) {
+        end = run_end::time_limit;
         err << "pmtrace-vp: --time-limit " << o.time_limit.to_string() << " reached (pc " << pc
             << ")\n";
         return exit_time_limit;
     }
+    end = run_end::waiting;
     err << "pmtrace-vp: nothing left to happen: the CPU waits for an interrupt that nothing will "
            "raise (pc "
         << pc << ")\n";

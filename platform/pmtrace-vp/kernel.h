@@ -33,8 +33,8 @@ int boot_kernel(const options &o, platform::vp &vp, const std::vector<uint8_t> &
 
 // After the run: exit_ok when the software ended by PSCI SYSTEM_OFF or SYSTEM_RESET or by a
 // semihosting SYS_EXIT with status 0, exit_time_limit when --time-limit stopped it, else
-// exit_failed with what went wrong on `err`.
-int kernel_exit_status(const options &o, platform::vp &vp, std::ostream &err);
+// exit_failed with what went wrong on `err`; `end` gets how it ended.
+int kernel_exit_status(const options &o, platform::vp &vp, std::ostream &err, run_end &end);
 
 } // namespace pmtrace::vp_cli
 

@@ -12,6 +12,7 @@
 #include "kernel_trace.h"
 #include "options.h"
 #include "profile.h"
+#include "run_control.h"
 #include "scenario.h"
 #include "summary.h"
 
@@ -105,12 +106,53 @@ int finish_trace(const options &o, platform::vp &vp, kernel_trace *session,
     return write_capture(o, vp, parts, program, out, std::cerr);
 }
 
-// The AArch64 CPU: --kernel's image, or the scenario image, until it ends (or --time-limit),
-// then the platform's summary.
+// The platform, or null after a line on stderr when it cannot be built: the RAM --ram asks for
+// cannot be allocated on this host (the memory reports it, vp.ram's SC_REPORT_ERROR).
+std::unique_ptr<platform::vp> build_platform(const options &o, const platform::vp_config &c)
+{
+    try {
+        return std::make_unique<platform::vp>("vp", c);
+    } catch (const sc_core::sc_report &report) {
+        if (std::string(report.get_msg_type()) != "vp.ram")
+            throw;
+        std::cerr << "pmtrace-vp: --ram " << size_text(o.ram_size) << ": this host cannot give the "
+                  << "platform " << c.ram_size << " bytes of RAM (" << report.get_msg()
+                  << "): give less\n";
+        return nullptr;
+    }
+}
+
+// --stats-json: the run's figures (a line on stderr and exit_failed when the file cannot be
+// written).
+int write_json(const options &o, const summary &s, const run_result *r)
+{
+    if (o.stats_json.empty())
+        return exit_ok;
+    std::ofstream js(o.stats_json);
+    js << format_json(s, r);
+    if (!js) {
+        std::fprintf(stderr, "pmtrace-vp: cannot write %s\n", o.stats_json.c_str());
+        return exit_failed;
+    }
+    return exit_ok;
+}
+
+void say_interrupted(double simulated)
+{
+    std::fprintf(stderr, "pmtrace-vp: interrupted (SIGINT) after %.6f seconds simulated\n",
+                 simulated);
+}
+
+// The AArch64 CPU: --kernel's image, or the scenario image, until it ends (or --time-limit, or
+// Ctrl-C), then the platform's summary.
 int run_a64(const options &o)
 {
     const bool scenario = o.kernel.empty();
-    platform::vp vp("vp", scenario ? scenario_platform_config(o) : kernel_platform_config(o));
+    const std::unique_ptr<platform::vp> built =
+        build_platform(o, scenario ? scenario_platform_config(o) : kernel_platform_config(o));
+    if (!built)
+        return exit_usage;
+    platform::vp &vp = *built;
     int rc = -1;
     const std::vector<uint8_t> image = scenario ? scenario_image() : std::vector<uint8_t>();
     platform::boot_image loaded{};
@@ -136,26 +178,99 @@ int run_a64(const options &o)
     // summary follows); SystemC's report of it would add the model's source file and throw.
     sc_core::sc_report_handler::set_actions(vp.a64->name(), sc_core::SC_ERROR,
                                             sc_core::SC_DO_NOTHING);
+    catch_interrupt();
     const auto t0 = std::chrono::steady_clock::now();
-    if (o.time_limit != sc_core::SC_ZERO_TIME)
-        sc_core::sc_start(o.time_limit);
-    else
-        sc_core::sc_start();
+    const bool interrupted = simulate(o.time_limit);
     const double host = seconds_since(t0);
     if (vcd)
         sc_core::sc_close_vcd_trace_file(vcd);
-    rc = kernel_exit_status(o, vp, std::cerr);
+    run_end end = run_end::interrupted;
+    if (interrupted) {
+        say_interrupted(sc_core::sc_time_stamp().to_seconds());
+        rc = exit_interrupted;
+    } else {
+        rc = kernel_exit_status(o, vp, std::cerr, end);
+    }
+    // The trace: the scenario image's capture holds what its session collected when it ended (an
+    // interrupted one has not); pmtrace-vp's own session stops where the run stopped.
     std::string capture;
-    if (const int crc = finish_trace(o, vp, session.get(), loaded, capture);
-        crc != exit_ok && rc == exit_ok)
-        rc = crc;
+    if (!interrupted || session)
+        if (const int crc = finish_trace(o, vp, session.get(), loaded, capture);
+            crc != exit_ok && rc == exit_ok)
+            rc = crc;
     if (!o.quiet)
         std::fputs((format_kernel_text(o, vp, host) + capture).c_str(), stdout);
+    std::fflush(stdout);
     if (!o.exec_log.empty() && (!vp.a64->exec_log() || !vp.a64->exec_log()->write(o.exec_log))) {
         std::fprintf(stderr, "pmtrace-vp: cannot write the execution log %s\n", o.exec_log.c_str());
-        rc = exit_failed;
+        if (rc == exit_ok)
+            rc = exit_failed;
     }
     if (profile.write(std::cerr) != exit_ok && rc == exit_ok)
+        rc = exit_failed;
+    // The JSON last: it holds the exit status.
+    summary s = summarize_a64(o, vp, host);
+    s.end = end;
+    run_result results;
+    const bool have_results = scenario && read_results_area(o, vp, results, std::cerr);
+    s.exit_status = rc;
+    if (write_json(o, s, have_results ? &results : nullptr) != exit_ok && rc == exit_ok)
+        rc = s.exit_status = exit_failed;
+    return rc;
+}
+
+// The host-driven CPU: the scenario over its synthetic workload.
+int run_host(const options &o)
+{
+    const std::unique_ptr<platform::vp> built = build_platform(o, platform_config(o));
+    if (!built)
+        return exit_usage;
+    platform::vp &vp = *built;
+    scenario_runner runner(o, vp);
+    sc_core::sc_trace_file *vcd = open_vcd(o, vp);
+    vp.cpu0.set_program([&](const hal *h) { runner.run(h); });
+    catch_interrupt();
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool interrupted = simulate(sc_core::SC_ZERO_TIME);
+    const double host = seconds_since(t0);
+    if (vcd)
+        sc_core::sc_close_vcd_trace_file(vcd);
+
+    int rc = exit_ok;
+    const bool snapshot_ok = interrupted || runner.finish();
+    const run_result &r = runner.result();
+    int status = r.status;
+    if (interrupted) {
+        say_interrupted(sc_core::sc_time_stamp().to_seconds());
+    } else if (!vp.cpu0.finished()) {
+        std::fprintf(stderr, "pmtrace-vp: the CPU did not finish the scenario\n");
+        status = SW_EINVAL;
+    }
+    summary s = summarize(o, vp, r, host);
+    if (!o.quiet)
+        std::fputs(format_text(s, r).c_str(), stdout);
+    std::fflush(stdout);
+    if (!snapshot_ok) {
+        std::fprintf(stderr, "pmtrace-vp: cannot write the snapshot %s\n", o.snapshot.c_str());
+        rc = exit_failed;
+    }
+    if (!r.decode_ok)
+        rc = exit_failed;
+    if (!interrupted && !o.trace_out.empty() && !platform::write_file(o.trace_out, r.captured)) {
+        std::fprintf(stderr, "pmtrace-vp: cannot write %s\n", o.trace_out.c_str());
+        rc = exit_failed;
+    }
+    if (status != SW_OK && !interrupted) {
+        std::fprintf(stderr, "pmtrace-vp: scenario %s failed: %s\n", o.scenario_name.c_str(),
+                     sw_strerror(status));
+        rc = exit_failed;
+    }
+    if (interrupted)
+        rc = exit_interrupted;
+    s.end = interrupted ? run_end::interrupted : run_end::finished;
+    s.exit_status = rc;
+    // An interrupted scenario has no results of its apps.
+    if (write_json(o, s, interrupted ? nullptr : &r) != exit_ok && rc == exit_ok)
         rc = exit_failed;
     return rc;
 }
@@ -170,51 +285,7 @@ int sc_main(int argc, char **argv)
     set_log_level(o.log_level);
     if (!o.kernel.empty() || o.cpu == cpu_kind::a64)
         return run_a64(o);
-
-    platform::vp vp("vp", platform_config(o));
-    scenario_runner runner(o, vp);
-    sc_core::sc_trace_file *vcd = open_vcd(o, vp);
-    const auto t0 = std::chrono::steady_clock::now();
-    vp.run([&](const hal *h) { runner.run(h); });
-    const double host = seconds_since(t0);
-    if (vcd)
-        sc_core::sc_close_vcd_trace_file(vcd);
-
-    const bool snapshot_ok = runner.finish();
-    const run_result &r = runner.result();
-    int status = r.status;
-    if (!vp.cpu0.finished()) {
-        std::fprintf(stderr, "pmtrace-vp: the CPU did not finish the scenario\n");
-        status = SW_EINVAL;
-    }
-    const summary s = summarize(o, vp, r, host);
-    std::fputs(format_text(s, r).c_str(), stdout);
-
-    int rc = exit_ok;
-    if (!snapshot_ok) {
-        std::fprintf(stderr, "pmtrace-vp: cannot write the snapshot %s\n", o.snapshot.c_str());
-        rc = exit_failed;
-    }
-    if (!r.decode_ok)
-        rc = exit_failed;
-    if (!o.trace_out.empty() && !platform::write_file(o.trace_out, r.captured)) {
-        std::fprintf(stderr, "pmtrace-vp: cannot write %s\n", o.trace_out.c_str());
-        rc = exit_failed;
-    }
-    if (!o.stats_json.empty()) {
-        std::ofstream js(o.stats_json);
-        js << format_json(s, r);
-        if (!js) {
-            std::fprintf(stderr, "pmtrace-vp: cannot write %s\n", o.stats_json.c_str());
-            rc = exit_failed;
-        }
-    }
-    if (status != SW_OK) {
-        std::fprintf(stderr, "pmtrace-vp: scenario %s failed: %s\n", o.scenario_name.c_str(),
-                     sw_strerror(status));
-        return exit_failed;
-    }
-    return rc;
+    return run_host(o);
 }
 
 // A user's first screen is ours (or their image's console), not SystemC's banner: SystemC prints

@@ -22,6 +22,52 @@ namespace po = boost::program_options;
 namespace pmtrace::vp_cli
 {
 
+sc_core::sc_time default_quantum(cpu_kind cpu)
+{
+    return cpu == cpu_kind::a64 ? platform::a64_cpu_config().quantum
+                                : platform::cpu_config().quantum;
+}
+
+uint64_t ram_size_of(cpu_kind cpu, uint64_t ram_option)
+{
+    return cpu == cpu_kind::a64 ? ram_option : platform::vp_config().ram_size;
+}
+
+std::string size_text(uint64_t bytes)
+{
+    static const char units[] = {'T', 'G', 'M', 'K'};
+    for (unsigned i = 0; i < sizeof units; i++) {
+        const unsigned shift = 10 * (4 - i);
+        if (bytes && bytes % (uint64_t{1} << shift) == 0)
+            return std::to_string(bytes >> shift) + units[i];
+    }
+    return std::to_string(bytes);
+}
+
+std::string hex_text(uint64_t v)
+{
+    std::ostringstream s;
+    s << "0x" << std::hex << v;
+    return s.str();
+}
+
+std::string time_text(const sc_core::sc_time &t)
+{
+    static const struct {
+        const char *unit;
+        sc_core::sc_time per;
+    } units[] = {{"s", sc_core::sc_time(1, sc_core::SC_SEC)},
+                 {"ms", sc_core::sc_time(1, sc_core::SC_MS)},
+                 {"us", sc_core::sc_time(1, sc_core::SC_US)},
+                 {"ns", sc_core::sc_time(1, sc_core::SC_NS)}};
+    if (t == sc_core::SC_ZERO_TIME)
+        return "0";
+    for (const auto &u : units)
+        if (t >= u.per && t.value() % u.per.value() == 0)
+            return std::to_string(t.value() / u.per.value()) + u.unit;
+    return std::to_string(t.value() / sc_core::sc_time(1, sc_core::SC_PS).value()) + "ps";
+}
+
 namespace
 {
 
@@ -30,23 +76,30 @@ struct bad_argument {
     std::string what;
 };
 
-constexpr uint64_t max_irq_cycles = 1'000'000'000;
+using limits::max_irq_cycles;
 
-// 4096, 0x1000, 64K, 1M, 2G
+// The units of a size: K, M, G and T (binary, as QEMU's -m), either case.
+constexpr struct {
+    char unit;
+    unsigned shift;
+} size_units[] = {{'K', 10}, {'M', 20}, {'G', 30}, {'T', 40}};
+
+// 4096, 0x1000, 64K, 1M, 2G, 1T
 uint64_t parse_size(const std::string &name, const std::string &text)
 {
     char *end = nullptr;
     errno = 0;
     unsigned long long v = std::strtoull(text.c_str(), &end, 0);
     uint64_t scale = 1;
-    if (end && (*end == 'K' || *end == 'k'))
-        scale = 1024, end++;
-    else if (end && (*end == 'M' || *end == 'm'))
-        scale = 1024 * 1024, end++;
-    else if (end && (*end == 'G' || *end == 'g'))
-        scale = 1024 * 1024 * 1024, end++;
+    for (const auto &u : size_units)
+        if (end && std::toupper(static_cast<unsigned char>(*end)) == u.unit) {
+            scale = uint64_t{1} << u.shift;
+            end++;
+            break;
+        }
     if (text.empty() || text[0] == '-' || !end || *end || errno || v > UINT64_MAX / scale)
-        throw bad_argument{"--" + name + ": '" + text + "' is not a number (4096, 0x1000, 64K)"};
+        throw bad_argument{"--" + name + ": '" + text +
+                           "' is not a size (bytes: 4096, 0x1000; or with K, M, G or T: 64K, 2G)"};
     return v * scale;
 }
 
@@ -106,11 +159,13 @@ T lookup(const std::string &option, const std::string &value,
 struct raw {
     std::string cpu = "a64", exclude = "none";
     std::string scenario = "stat", pmu_version = "3.7", events, event = "INST_RETIRED";
-    std::string duration, buffer_base = "0x40100000", buffer_size = "64K", trace_mode = "fill";
+    std::string duration, buffer_base = hex_text(limits::buffer_base_default),
+                          buffer_size = size_text(limits::buffer_size_default), trace_mode = "fill";
     std::string trigger = "none", fault = "permission", fault_address, external_abort = "serror";
     std::string trace_data = "ete";
-    std::string clock = "1ns", quantum = "1us", vcd_counters;
-    std::string ram = "128M", time_limit, trace_unit_buffer = "1K";
+    std::string clock = "1ns", quantum, vcd_counters; // quantum: the CPU's default
+    std::string ram = size_text(limits::ram_default), time_limit,
+                trace_unit_buffer = size_text(PMT_ETE_UNIT_BUFFER_MIN);
     uint64_t trigger_after = 0;
     unsigned fault_stage = 1;
     int fault_level = 3;
@@ -146,6 +201,25 @@ void check_unsigned(const po::parsed_options &parsed)
                                            "' is not a number (0, 1, 2 ...)"};
 }
 
+// pmtrace-vp takes options only: a word that is no option's value (an image given without
+// --kernel, a typo) is refused, not dropped.
+void check_positional(const po::parsed_options &parsed)
+{
+    bool kernel = false;
+    for (const po::option &opt : parsed.options)
+        kernel = kernel || opt.string_key == "kernel";
+    for (const po::option &opt : parsed.options)
+        if (opt.position_key >= 0 || opt.string_key.empty()) {
+            const std::string word = opt.original_tokens.empty() ? "" : opt.original_tokens[0];
+            throw bad_argument{
+                "unexpected argument '" + word + "': pmtrace-vp takes options only (" +
+                (kernel ? std::string("--kernel takes one image; its command line is --append "
+                                      "'WORDS'")
+                        : "to boot an image: --kernel " + (word.empty() ? "IMAGE" : word)) +
+                ")"};
+        }
+}
+
 // A file the run will write: refused now if it cannot be, not after the run.
 void check_writable(const char *name, const std::string &path)
 {
@@ -174,22 +248,37 @@ bool kernel_trace_option(const std::string &name)
 // the trace session's do.
 void convert_kernel(const raw &r, const po::variables_map &vm, options &o)
 {
-    for (const char *name : {"scenario",      "iterations",
-                             "duration",      "per-piece",
-                             "irq-cycles",    "events",
-                             "event",         "period",
-                             "long-counters", "no-trace",
-                             "trace-mode",    "trace-data",
-                             "trace-bytes",   "buffer-base",
-                             "buffer-size",   "trigger",
-                             "trigger-after", "trigger-count",
-                             "trace-out",     "snapshot",
-                             "decode",        "timestamps",
-                             "fault",         "fault-address",
-                             "fault-stage",   "fault-level",
-                             "no-fix",        "stats-json",
-                             "instructions",  "el",
-                             "exclude",       "cpu"})
+    for (const char *name : {"scenario",
+                             "iterations",
+                             "duration",
+                             "per-piece",
+                             "irq-cycles",
+                             "events",
+                             "event",
+                             "period",
+                             "long-counters",
+                             "no-trace",
+                             "trace-mode",
+                             "trace-data",
+                             "trace-bytes",
+                             "buffer-base",
+                             "buffer-size",
+                             "trigger",
+                             "trigger-after",
+                             "trigger-count",
+                             "trace-out",
+                             "snapshot",
+                             "decode",
+                             "timestamps",
+                             "fault",
+                             "fault-address",
+                             "fault-stage",
+                             "fault-level",
+                             "no-fix",
+                             "instructions",
+                             "el",
+                             "exclude",
+                             "cpu"})
         if (given(vm, name) && !(o.kernel_trace && kernel_trace_option(name)))
             throw bad_argument{std::string("--") + name +
                                (kernel_trace_option(name)
@@ -202,18 +291,22 @@ void convert_kernel(const raw &r, const po::variables_map &vm, options &o)
         check_buffer(o, o.ram_size);
 }
 
-// What the AArch64 CPU's runs share: RAM, the time limit, the quantum.
-void convert_kernel_options(const raw &r, const po::variables_map &vm, options &o)
+// --ram's range, as the help states it.
+std::string ram_range_text()
 {
-    // The AArch64 CPU's own default quantum (it syncs earlier where the platform has something
-    // scheduled: docs/cpu.md, "Time"), unless --quantum or --vcd says otherwise.
-    if (vm["quantum"].defaulted() && o.vcd.empty())
-        o.quantum = pmtrace::platform::a64_cpu_config().quantum;
-    // QEMU's virt: RAM from 0x4000_0000 up to the 256 GiB boundary.
-    constexpr uint64_t ram_limit = 255ull << 30;
+    return "a multiple of 4 KiB from " + size_text(limits::ram_granule) + " to " +
+           size_text(limits::ram_max);
+}
+
+// What the AArch64 CPU's runs share: RAM, the time limit, the trace unit.
+void convert_kernel_options(const raw &r, const po::variables_map &, options &o)
+{
     o.ram_size = parse_size("ram", r.ram);
-    if (o.ram_size == 0 || o.ram_size & 0xFFF || o.ram_size > ram_limit)
-        throw bad_argument{"--ram: '" + r.ram + "' is not a multiple of 4 KiB from 4K to 255G"};
+    if (o.ram_size > limits::ram_max)
+        throw bad_argument{"--ram: '" + r.ram + "' is more than " + size_text(limits::ram_max) +
+                           " (virt's RAM ends at the 256 GiB boundary); " + ram_range_text()};
+    if (o.ram_size == 0 || o.ram_size % limits::ram_granule)
+        throw bad_argument{"--ram: '" + r.ram + "' is not " + ram_range_text()};
     if (!r.time_limit.empty())
         o.time_limit = parse_time("time-limit", r.time_limit);
     o.trace_unit_buffer = parse_size("trace-unit-buffer", r.trace_unit_buffer);
@@ -234,7 +327,7 @@ void check_a64_scenario(const po::variables_map &vm, const options &o)
 {
     if (o.scenario == scenario::fault)
         throw bad_argument{"--scenario fault needs --cpu host"};
-    for (const char *name : {"duration", "irq-cycles", "trace-data", "trace-bytes", "stats-json"})
+    for (const char *name : {"duration", "irq-cycles", "trace-data", "trace-bytes"})
         if (given(vm, name))
             throw bad_argument{std::string("--") + name +
                                " needs --cpu host (it shapes the host CPU's synthetic workload)"};
@@ -257,7 +350,7 @@ void check_a64_scenario(const po::variables_map &vm, const options &o)
 void check_buffer(const options &o, uint64_t ram_size)
 {
     const uint64_t ram_base = pmtrace::platform::virt::ram_base;
-    const uint64_t free_base = ram_base + 0x10'0000, ram_end = ram_base + ram_size;
+    const uint64_t free_base = limits::buffer_base_default, ram_end = ram_base + ram_size;
     if (o.buffer_size > ram_end - free_base || o.buffer_base < free_base ||
         o.buffer_base > ram_end - o.buffer_size) {
         std::ostringstream m;
@@ -289,14 +382,18 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
                                              {"3.7", PMT_PMUV3P7},
                                              {"3.8", PMT_PMUV3P8},
                                              {"3.9", PMT_PMUV3P9}});
-    if (o.counters < 1 || o.counters > 31)
-        throw bad_argument{"--counters must be 1..31"};
+    if (o.counters < 1 || o.counters > limits::max_counters)
+        throw bad_argument{"--counters must be 1.." + std::to_string(limits::max_counters)};
     if (o.period == 0 || o.per_piece == 0)
         throw bad_argument{"--period and --per-piece must be at least 1"};
     o.clock = parse_time("clock", r.clock);
-    // Waveforms want the CPU in step with the platform: no quantum unless one is asked for.
-    o.quantum =
-        parse_time("quantum", !o.vcd.empty() && vm["quantum"].defaulted() ? "0" : r.quantum, true);
+    // The CPU's own quantum (the AArch64 CPU syncs earlier where the platform has something
+    // scheduled: docs/cpu.md, "Time"); waveforms want the CPU in step with the platform: no
+    // quantum with --vcd unless one is asked for.
+    if (vm.count("quantum"))
+        o.quantum = parse_time("quantum", r.quantum, true);
+    else
+        o.quantum = o.vcd.empty() ? default_quantum(o.cpu) : sc_core::SC_ZERO_TIME;
 
     // Events.
     if (vm.count("events") && r.events.empty())
@@ -307,8 +404,8 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
     std::string item;
     while (std::getline(ss, item, ','))
         o.events.push_back(parse_event(item));
-    if (o.events.empty() || o.events.size() > SW_STAT_MAX_EVENTS)
-        throw bad_argument{"--events: 1 to 16 events"};
+    if (o.events.empty() || o.events.size() > limits::max_events)
+        throw bad_argument{"--events: 1 to " + std::to_string(limits::max_events) + " events"};
     o.record_event = parse_event(r.event);
 
     // The workload's length.
@@ -326,7 +423,8 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
     if (o.iterations > UINT64_MAX / o.instructions)
         throw bad_argument{"--iterations x --instructions: more than 2^64 instructions"};
     if (o.irq_cycles > max_irq_cycles)
-        throw bad_argument{"--irq-cycles: at most 1000000000 (a second at 1 GHz)"};
+        throw bad_argument{"--irq-cycles: at most " + std::to_string(max_irq_cycles) +
+                           " (a second at 1 GHz)"};
 
     // Trace.
     o.trace_alongside = !r.no_trace;
@@ -404,6 +502,9 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
     }
     if (o.kernel_trace && o.kernel.empty())
         throw bad_argument{"--trace needs --kernel IMAGE (the scenarios trace without it)"};
+    if (given(vm, "append") && o.kernel.empty())
+        throw bad_argument{"--append needs --kernel IMAGE (a scenario's command line comes from "
+                           "its options: --dump-dtb shows it)"};
     if (!o.kernel.empty()) {
         convert_kernel(r, vm, o);
     } else if (o.cpu == cpu_kind::a64) {
@@ -413,10 +514,10 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         convert_kernel_options(r, vm, o);
         check_buffer(o, o.ram_size);
     } else {
-        check_buffer(o, pmtrace::platform::vp_config().ram_size);
-        for (const char *name : {"append", "dtb", "dump-dtb", "ram", "virtualization", "secure",
-                                 "quiet", "time-limit", "instructions", "el", "semihosting",
-                                 "perf-data", "exec-log", "timestamps", "trace-batch"})
+        check_buffer(o, ram_size_of(cpu_kind::host, 0));
+        for (const char *name :
+             {"dtb", "dump-dtb", "ram", "virtualization", "secure", "time-limit", "instructions",
+              "el", "semihosting", "perf-data", "exec-log", "timestamps", "trace-batch"})
             if (given(vm, name))
                 throw bad_argument{std::string("--") + name +
                                    " needs the AArch64 CPU (--kernel IMAGE, or --cpu a64)"};
@@ -435,6 +536,49 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
 int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &err)
 {
     raw r;
+    // The help's values: those the parsing and the checks use.
+    const std::string a64_quantum = time_text(default_quantum(cpu_kind::a64)),
+                      host_quantum = time_text(default_quantum(cpu_kind::host)),
+                      host_ram = size_text(ram_size_of(cpu_kind::host, 0));
+    const std::string quantum_help =
+        "the CPU's time quantum (temporal decoupling): how far it runs ahead of the rest of the "
+        "platform; default " +
+        a64_quantum +
+        " on the AArch64 CPU (which also syncs at the platform's next scheduled event), " +
+        host_quantum +
+        " with --cpu host; 0: none (the default with --vcd, so edges are at their exact times)";
+    // The default lists as the help shows them: a space after each comma.
+    auto spaced = [](std::string list) {
+        for (size_t at = list.find(','); at != std::string::npos; at = list.find(',', at + 2))
+            list.insert(at + 1, " ");
+        return list;
+    };
+    const std::string events_help =
+        "stat: 1 to " + std::to_string(limits::max_events) +
+        " comma-separated events, by name (as perf's, any case) or number; default " +
+        spaced(default_events) + " (--cpu host: " + spaced(default_host_events) + ")";
+    const std::string buffer_base_help =
+        "the trace buffer's address, 4 KiB aligned, in RAM above its first MiB (which holds the "
+        "program): from " +
+        hex_text(limits::buffer_base_default) + " up to the end of RAM (" +
+        hex_text(platform::virt::ram_base + limits::ram_default) + " with the default --ram " +
+        size_text(limits::ram_default) + "; " +
+        hex_text(platform::virt::ram_base + ram_size_of(cpu_kind::host, 0)) +
+        " with --cpu host, whose RAM is " + host_ram + ")";
+    const std::string ram_help =
+        "RAM at " + hex_text(platform::virt::ram_base) +
+        " for the AArch64 CPU's runs, --kernel's and the scenarios': " + ram_range_text() +
+        ", in bytes or with K, M, G or T (512M, 2G; virt's -m); --cpu host has " + host_ram;
+    const std::string unit_buffer_help =
+        "AArch64 CPU: the ETE trace unit's buffer, 0 (none: each report's trace goes to the TRBE "
+        "at once) or " +
+        size_text(PMT_ETE_UNIT_BUFFER_MIN) + " to " + size_text(PMT_ETE_UNIT_BUFFER_MAX) +
+        " bytes (held there until the next call into the PE model that is not a held report; "
+        "docs/trace.md)";
+    const std::string batch_help =
+        "AArch64 CPU: the most instruction ranges it gives the trace unit in one call, 1 to " +
+        std::to_string(platform::a64_trace_batch_max) +
+        ", each at its time (1: each as it ends; docs/cpu.md, \"Reports in batches\")";
     po::options_description general(
         "pmtrace-vp: a virtual platform on QEMU virt's memory map (GICv3, RAM, PL011 UART) with "
         "one Arm PE whose PMU, ETE trace unit and Trace Buffer Unit are the pmtrace model. Its "
@@ -484,25 +628,21 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
 
     po::options_description pe("The PE");
     pe.add_options()("counters,n", po::value(&o.counters)->default_value(o.counters),
-                     "event counters the PMU implements (PMCR_EL0.N, 1..31)")(
-        "pmu-version", po::value(&r.pmu_version)->default_value(r.pmu_version),
-        "FEAT_PMUv3 version: 3.0, 3.1, 3.4, 3.5, 3.7, 3.8 or 3.9")(
+                     ("event counters the PMU implements (PMCR_EL0.N, 1.." +
+                      std::to_string(limits::max_counters) + ")")
+                         .c_str())("pmu-version",
+                                   po::value(&r.pmu_version)->default_value(r.pmu_version),
+                                   "FEAT_PMUv3 version: 3.0, 3.1, 3.4, 3.5, 3.7, 3.8 or 3.9")(
         "trbe-ext", po::bool_switch(&o.trbe_ext),
         "FEAT_TRBE_EXT: the external Trace Buffer frame at 0x0C020000 and CTI triggers 8-10")(
-        "clock", po::value(&r.clock)->default_value(r.clock), "the PE's clock period")(
-        "quantum", po::value(&r.quantum)->default_value(r.quantum),
-        "the CPU's time quantum (temporal decoupling); 0: none (the "
-        "default with --vcd, so edges are at their exact times); "
-        "100us with --kernel")("irq-cycles", po::value(&o.irq_cycles)->default_value(o.irq_cycles),
-                               "processor cycles the CPU takes to enter an interrupt handler");
+        "clock", po::value(&r.clock)->default_value(r.clock),
+        "the PE's clock period")("quantum", po::value(&r.quantum), quantum_help.c_str())(
+        "irq-cycles", po::value(&o.irq_cycles)->default_value(o.irq_cycles),
+        "processor cycles the CPU takes to enter an interrupt handler");
 
     po::options_description counting("stat and record");
-    counting.add_options()("events,e", po::value(&r.events),
-                           (std::string("stat: comma-separated events, by name or number; "
-                                        "default ") +
-                            default_events)
-                               .c_str())("event", po::value(&r.event)->default_value(r.event),
-                                         "record: the sampled event")(
+    counting.add_options()("events,e", po::value(&r.events), events_help.c_str())(
+        "event", po::value(&r.event)->default_value(r.event), "record: the sampled event")(
         "period,p", po::value(&o.period)->default_value(o.period),
         "record: sample every PERIOD events (an overflow interrupt each)")(
         "long-counters", po::bool_switch(&o.long_counters),
@@ -523,16 +663,12 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "trace-bytes", po::value(&o.trace_per_iteration)->default_value(o.trace_per_iteration),
         "pattern: trace bytes the trace unit generates per loop iteration")(
         "buffer-base", po::value(&r.buffer_base)->default_value(r.buffer_base),
-        "the trace buffer's address (4 KiB aligned; RAM is 0x40000000..0x41000000)")(
-        "buffer-size", po::value(&r.buffer_size)->default_value(r.buffer_size),
-        "the trace buffer's size (multiple of 4 KiB)")(
+        buffer_base_help.c_str())("buffer-size",
+                                  po::value(&r.buffer_size)->default_value(r.buffer_size),
+                                  "the trace buffer's size, a multiple of 4 KiB")(
         "trace-unit-buffer", po::value(&r.trace_unit_buffer)->default_value(r.trace_unit_buffer),
-        "AArch64 CPU: the ETE trace unit's buffer, 0 (none: each report's trace goes to the TRBE "
-        "at once) or 1K..4K bytes (held there until the next call into the PE model that is not "
-        "a held report; docs/trace.md)")(
-        "trace-batch", po::value(&o.trace_batch)->default_value(o.trace_batch),
-        "AArch64 CPU: the most instruction ranges it gives the trace unit in one call, each at "
-        "its time (1: each as it ends; docs/cpu.md, \"Reports in batches\")")(
+        unit_buffer_help.c_str())(
+        "trace-batch", po::value(&o.trace_batch)->default_value(o.trace_batch), batch_help.c_str())(
         "trigger", po::value(&r.trigger)->default_value(r.trigger),
         "none, stop (Stop on trigger), irq (IRQ on trigger) or ignore (TRBLIMITR_EL1.TM)")(
         "trigger-after", po::value(&r.trigger_after),
@@ -576,7 +712,7 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
                          "0x09000000 is the console (stdout; input from stdin). PSCI "
                          "SYSTEM_OFF ends the run (exit 0); a summary of what the PMU counted "
                          "follows")("append", po::value(&o.append),
-                                    "the kernel command line (chosen/bootargs)")(
+                                    "--kernel's command line (chosen/bootargs)")(
         "trace", po::bool_switch(&o.kernel_trace),
         "trace the image: pmtrace-vp programs the ETE and the Trace Buffer Unit before the "
         "image's first instruction (as a debugger would: the image must leave them and TRFCR "
@@ -586,15 +722,17 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "give the image this device tree instead of the platform's own (--append still sets "
         "chosen/bootargs)")("dump-dtb", po::value(&o.dump_dtb),
                             "write the device tree the image would get to this file and exit")(
-        "ram", po::value(&r.ram)->default_value(r.ram), "RAM size at 0x40000000 (e.g. 512M, 2G)")(
-        "virtualization", po::bool_switch(&o.virtualization),
-        "enter the image at EL2 (PSCI over SMC), as virt with virtualization=on")(
+        "ram", po::value(&r.ram)->default_value(r.ram),
+        ram_help.c_str())("virtualization", po::bool_switch(&o.virtualization),
+                          "enter the image at EL2 (PSCI over SMC), as virt with virtualization=on")(
         "secure", po::bool_switch(&o.secure),
         "enter the image at EL3 as the firmware of virt with secure=on: nobody answers PSCI and "
         "SMC is taken to EL3 (end it with --semihosting's SYS_EXIT)")(
         "time-limit", po::value(&r.time_limit),
         "stop after this much simulated time (e.g. 2s); the exit status is then 124")(
-        "quiet,q", po::bool_switch(&o.quiet), "no summary after the console output")(
+        "quiet,q", po::bool_switch(&o.quiet),
+        "no summary (the AArch64 CPU: after the console output; --cpu host: nothing on stdout; "
+        "--stats-json still writes its file)")(
         "semihosting", po::bool_switch(&o.semihosting),
         "serve Arm semihosting calls (HLT #0xF000) as QEMU's -semihosting does: console output "
         "(SYS_WRITEC, SYS_WRITE0) and SYS_EXIT, whose status becomes pmtrace-vp's (0, or 1 "
@@ -606,7 +744,9 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
                           "triggers and the CTI's outputs")(
         "vcd-counters", po::value(&r.vcd_counters),
         "also the counters in the VCD, sampled at this interval (e.g. 1us) and at overflows")(
-        "stats-json", po::value(&o.stats_json), "write the summary as JSON to this file")(
+        "stats-json", po::value(&o.stats_json),
+        "write the run's figures as JSON to this file, for every run (docs/platform.md, \"The "
+        "summary as JSON\")")(
         "perf-data", po::value(&o.perf_data),
         "AArch64 CPU: write a sample at each PMU interrupt (its PC, Exception level, time) to "
         "this perf.data file: perf report -i FILE names the functions (of --kernel's ELF, or "
@@ -621,6 +761,7 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
     po::variables_map vm;
     try {
         const po::parsed_options parsed = po::parse_command_line(argc, argv, all);
+        check_positional(parsed);
         check_unsigned(parsed);
         po::store(parsed, vm);
         po::notify(vm);

@@ -41,6 +41,9 @@ int pmu_profile::write(std::ostream &err) const
     platform::perf_data_config c;
     std::string elf = o_.kernel.empty() ? scenario_elf_path() : o_.kernel;
     std::string error;
+    if (elf.empty())
+        err << "pmtrace-vp: --perf-data: the scenario image's ELF (sw_vp.elf) is not where "
+               "pmtrace-vp's install puts it: the samples have addresses, no symbols\n";
     if (!elf.empty()) {
         std::error_code ec;
         const std::filesystem::path absolute = std::filesystem::absolute(elf, ec);

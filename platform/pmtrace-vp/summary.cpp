@@ -9,6 +9,61 @@
 namespace pmtrace::vp_cli
 {
 
+const char *run_end_name(run_end end)
+{
+    switch (end) {
+    case run_end::finished: return "finished";
+    case run_end::system_off: return "system_off";
+    case run_end::system_reset: return "system_reset";
+    case run_end::exit: return "exit";
+    case run_end::error: return "error";
+    case run_end::time_limit: return "time_limit";
+    case run_end::interrupted: return "interrupted";
+    case run_end::waiting: return "waiting";
+    }
+    return "unknown";
+}
+
+namespace
+{
+
+std::vector<pmtrace::pe_model::counter_view> counters_of(platform::vp &vp)
+{
+    const auto view = vp.pe.counters();
+    return std::vector<pmtrace::pe_model::counter_view>(view.begin(), view.end());
+}
+
+} // namespace
+
+summary summarize_a64(const options &o, platform::vp &vp, double host_seconds)
+{
+    summary s;
+    s.o = &o;
+    const platform::a64_cpu_stats &cs = vp.a64->stats();
+    s.instructions = cs.instructions;
+    s.exceptions = cs.exceptions;
+    s.irqs_taken = cs.irqs;
+    s.serrors = cs.serrors;
+    s.device_accesses = cs.device_accesses;
+    s.trbe_intid = vp.gic.config().trbe_intid;
+    s.pmu_acks = vp.gic.cpu(0).acknowledged(platform::virt::pmu_intid);
+    s.trbe_acks = vp.gic.cpu(0).acknowledged(s.trbe_intid);
+    pmt_ete_stats ete{};
+    if (pmt_ete_get_stats(vp.pe.core(), &ete) == PMT_OK)
+        s.trace_generated = ete.bytes;
+    const pmtrace::trace_bus_stats &ts = vp.pe.trace_stats();
+    s.trace_written = ts.transport_bytes + ts.dmi_bytes;
+    s.trace_bus_errors = ts.errors;
+    s.cti_trbe_stopped = vp.pe.cti_trbe_stopped.count();
+    s.cti_trbe_management = vp.pe.cti_trbe_management.count();
+    s.cti_trbe_wrap = vp.pe.cti_trbe_wrap.count();
+    s.simulated_seconds = sc_core::sc_time_stamp().to_seconds();
+    s.host_seconds = host_seconds;
+    s.counters = counters_of(vp);
+    s.software_status = vp.a64->exit_status();
+    return s;
+}
+
 summary summarize(const options &o, platform::vp &vp, const run_result &, double host_seconds)
 {
     summary s;
@@ -31,6 +86,7 @@ summary summarize(const options &o, platform::vp &vp, const run_result &, double
     s.cti_trbe_wrap = vp.pe.cti_trbe_wrap.count();
     s.simulated_seconds = sc_core::sc_time_stamp().to_seconds();
     s.host_seconds = host_seconds;
+    s.counters = counters_of(vp);
     return s;
 }
 
@@ -76,6 +132,14 @@ std::string json_string(const std::string &s)
             out += c;
     }
     return out + "\"";
+}
+
+// The register a counter is read from: PMEVCNTR<n>_EL0, PMCCNTR_EL0, PMICNTR_EL0.
+std::string counter_register(unsigned n)
+{
+    return n == PMT_CYCLE_COUNTER_ID         ? "PMCCNTR_EL0"
+           : n == PMT_INSTRUCTION_COUNTER_ID ? "PMICNTR_EL0"
+                                             : "PMEVCNTR" + std::to_string(n) + "_EL0";
 }
 
 } // namespace
@@ -129,11 +193,7 @@ std::string kernel_counters(const options &o, platform::vp &vp)
         const char *name = sw_event_name(c.event);
         char event[32];
         std::snprintf(event, sizeof event, "0x%04x", c.event);
-        const std::string reg = n == PMT_CYCLE_COUNTER_ID ? "PMCCNTR_EL0"
-                                : n == PMT_INSTRUCTION_COUNTER_ID
-                                    ? "PMICNTR_EL0"
-                                    : "PMEVCNTR" + std::to_string(n) + "_EL0";
-        line(out, c.value, name ? name : event, "(" + reg + ")");
+        line(out, c.value, name ? name : event, "(" + counter_register(n) + ")");
     }
     if (!any)
         out += "  (no counter enabled in PMCNTENSET_EL0)\n";
@@ -187,55 +247,92 @@ const char *json_mode_name(unsigned fm)
     }
 }
 
-std::string format_json(const summary &s, const run_result &r)
+std::string format_json(const summary &s, const run_result *r)
 {
     const options &o = *s.o;
+    const bool kernel = !o.kernel.empty();
     std::ostringstream js;
+    js.precision(12);
     js << "{\n  \"schema_version\": " << json_schema_version
-       << ",\n  \"scenario\": " << json_string(o.scenario_name)
-       << ",\n  \"status\": " << json_string(sw_strerror(r.status))
-       << ",\n  \"iterations\": " << o.iterations << ",\n  \"counters\": " << o.counters
+       << ",\n  \"run\": " << json_string(kernel ? "kernel" : "scenario")
+       << ",\n  \"cpu\": " << json_string(o.cpu == cpu_kind::a64 || kernel ? "a64" : "host");
+    if (kernel)
+        js << ",\n  \"kernel\": " << json_string(o.kernel);
+    else
+        js << ",\n  \"scenario\": " << json_string(o.scenario_name)
+           << ",\n  \"iterations\": " << o.iterations;
+    js << ",\n  \"end\": " << json_string(run_end_name(s.end))
+       << ",\n  \"exit_status\": " << s.exit_status;
+    if (s.end == run_end::exit)
+        js << ",\n  \"software_exit_status\": " << s.software_status;
+    if (r)
+        js << ",\n  \"status\": " << json_string(sw_strerror(r->status));
+    js << ",\n  \"counters\": " << o.counters
        << ",\n  \"pmu_version\": " << json_string(o.pmu_version_name)
+       << ",\n  \"clock_ps\": " << static_cast<uint64_t>(o.clock.to_seconds() * 1e12 + 0.5)
        << ",\n  \"quantum_ns\": " << o.quantum.to_seconds() * 1e9
        << ",\n  \"simulated_seconds\": " << s.simulated_seconds
        << ",\n  \"host_seconds\": " << s.host_seconds << ",\n  \"irqs_taken\": " << s.irqs_taken
        << ",\n  \"pmuirq_acknowledged\": " << s.pmu_acks
        << ",\n  \"trbirq_acknowledged\": " << s.trbe_acks
-       << ",\n  \"instructions\": " << s.instructions << ",\n  \"cycles\": " << s.cycles
-       << ",\n  \"trace_bytes_generated\": " << s.trace_generated
-       << ",\n  \"trace_bytes_prohibited\": " << s.trace_prohibited
+       << ",\n  \"instructions\": " << s.instructions;
+    if (o.cpu == cpu_kind::host && !kernel)
+        js << ",\n  \"cycles\": " << s.cycles
+           << ",\n  \"trace_bytes_prohibited\": " << s.trace_prohibited;
+    else
+        js << ",\n  \"exceptions_taken\": " << s.exceptions
+           << ",\n  \"device_accesses\": " << s.device_accesses;
+    js << ",\n  \"trace_bytes_generated\": " << s.trace_generated
        << ",\n  \"trace_bytes_written\": " << s.trace_written
        << ",\n  \"trace_write_errors\": " << s.trace_bus_errors
        << ",\n  \"serrors\": " << s.serrors;
-    if (o.scenario == scenario::stat) {
-        js << ",\n  \"pmu_irqs\": " << r.stat.pmu_irqs << ",\n  \"events\": [";
-        for (unsigned i = 0; i < r.stat.num; i++) {
-            const sw_stat_counter &c = r.stat.counters[i];
+    // The PMU's counters as the software left them, every one implemented.
+    js << ",\n  \"pmu_counters\": [";
+    bool first = true;
+    for (unsigned n = 0; n < s.counters.size(); n++) {
+        const pmtrace::pe_model::counter_view &c = s.counters[n];
+        if (!c.implemented)
+            continue;
+        const char *name = sw_event_name(c.event);
+        js << (first ? "" : ",") << "\n    {\"register\": " << json_string(counter_register(n))
+           << ", \"event\": " << json_hex(c.event, 4)
+           << ", \"name\": " << json_string(name ? name : "")
+           << ", \"enabled\": " << (c.enabled ? "true" : "false")
+           << ", \"value\": " << json_hex(c.value) << "}";
+        first = false;
+    }
+    js << "\n  ]";
+    if (r && o.scenario == scenario::stat) {
+        js << ",\n  \"pmu_irqs\": " << r->stat.pmu_irqs << ",\n  \"events\": [";
+        for (unsigned i = 0; i < r->stat.num; i++) {
+            const sw_stat_counter &c = r->stat.counters[i];
             const char *name = sw_event_name(c.event);
             js << (i ? "," : "") << "\n    {\"event\": " << json_hex(c.event, 4)
                << ", \"name\": " << json_string(name ? name : "")
-               << ", \"counted\": " << (c.counted ? "true" : "false") << ", \"count\": " << c.count
-               << "}";
+               << ", \"counted\": " << (c.counted ? "true" : "false")
+               << ", \"supported\": " << (c.supported ? "true" : "false")
+               << ", \"count\": " << c.count << "}";
         }
         js << "\n  ]";
-    } else if (o.scenario == scenario::record) {
+    } else if (r && o.scenario == scenario::record) {
         const char *name = sw_event_name(o.record_event);
         js << ",\n  \"event\": " << json_hex(o.record_event, 4)
            << ",\n  \"event_name\": " << json_string(name ? name : "")
-           << ",\n  \"period\": " << o.period << ",\n  \"samples\": " << r.record.samples
-           << ",\n  \"count\": " << r.record.count << ",\n  \"pmu_irqs\": " << r.record.pmu_irqs;
+           << ",\n  \"period\": " << o.period << ",\n  \"samples\": " << r->record.samples
+           << ",\n  \"count\": " << r->record.count << ",\n  \"pmu_irqs\": " << r->record.pmu_irqs;
     }
-    if (r.traced) {
-        const sw_trace_result &t = r.trace;
-        js << ",\n  \"trace\": {\"mode\": " << json_string(json_mode_name(r.trace_config.fill_mode))
-           << ", \"bytes\": " << t.bytes << ", \"irqs\": " << t.irqs << ", \"wraps\": " << t.wraps
+    if (r && r->traced) {
+        const sw_trace_result &t = r->trace;
+        js << ",\n  \"trace\": {\"mode\": "
+           << json_string(json_mode_name(r->trace_config.fill_mode)) << ", \"bytes\": " << t.bytes
+           << ", \"parts\": " << t.parts << ", \"irqs\": " << t.irqs << ", \"wraps\": " << t.wraps
            << ", \"spurious\": " << t.spurious
            << ", \"triggered\": " << (t.triggered ? "true" : "false")
            << ", \"stopped\": " << (t.stopped ? "true" : "false")
            << ", \"trbsr\": " << json_hex(t.trbsr) << ", \"trbptr\": " << json_hex(t.trbptr) << "}";
     }
-    if (o.scenario == scenario::fault) {
-        const sw_fault_result &f = r.fault;
+    if (r && o.scenario == scenario::fault) {
+        const sw_fault_result &f = r->fault;
         js << ",\n  \"fault\": {\"faults\": " << f.faults << ", \"recoveries\": " << f.recoveries
            << ", \"bytes\": " << f.bytes << ", \"reports\": [";
         for (unsigned i = 0; i < f.num_reports; i++)

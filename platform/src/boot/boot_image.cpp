@@ -103,7 +103,7 @@ constexpr size_t p_type_at = 0, p_flags_at = 4, p_offset_at = 8, p_vaddr_at = 16
                  p_filesz_at = 32, p_memsz_at = 40;
 constexpr uint8_t elfclass64 = 2;
 constexpr uint8_t elfdata2lsb = 1;
-constexpr uint64_t et_exec = 2;
+constexpr uint64_t et_rel = 1, et_exec = 2, et_dyn = 3, et_core = 4;
 constexpr uint64_t em_aarch64 = 183;
 constexpr uint64_t pt_load = 1;
 constexpr uint64_t pf_x = 1;
@@ -119,7 +119,26 @@ bool is_elf(const std::vector<uint8_t> &bytes)
            bytes[3] == 'F';
 }
 
-// The header's identification, type and machine: an ELF64 little-endian AArch64 executable.
+// The machines of the ELF files a user is likeliest to give by mistake (the System V ABI's
+// e_machine values), for the refusal.
+const char *machine_name(uint64_t machine)
+{
+    switch (machine) {
+    case 3: return "x86";
+    case 8: return "MIPS";
+    case 20: return "PowerPC";
+    case 21: return "64-bit PowerPC";
+    case 22: return "IBM S/390";
+    case 40: return "32-bit Arm";
+    case 62: return "x86-64";
+    case 243: return "RISC-V";
+    case 258: return "LoongArch";
+    default: return nullptr;
+    }
+}
+
+// The header's identification, machine and type: an ELF64 little-endian AArch64 executable,
+// linked at fixed addresses (ET_EXEC) or position-independent (ET_DYN: a static PIE).
 bool elf_header_ok(const std::vector<uint8_t> &bytes, std::string &error)
 {
     if (bytes.size() < ei_nident) {
@@ -144,14 +163,24 @@ bool elf_header_ok(const std::vector<uint8_t> &bytes, std::string &error)
                 " bytes is shorter than an ELF64 header (64 bytes)";
         return false;
     }
-    const uint64_t type = read_le(bytes, e_type_at, 2);
-    if (type != et_exec) {
-        error = "ELF: e_type " + std::to_string(type) + " is not ET_EXEC (2)";
-        return false;
-    }
+    // The machine first: an executable for another machine is that, whatever its type (most
+    // are position-independent today).
     const uint64_t machine = read_le(bytes, e_machine_at, 2);
     if (machine != em_aarch64) {
-        error = "ELF: e_machine " + std::to_string(machine) + " is not EM_AARCH64 (183)";
+        const char *name = machine_name(machine);
+        error = "ELF: e_machine " + std::to_string(machine) +
+                (name ? std::string(" (") + name + ")" : std::string()) +
+                " is not EM_AARCH64 (183): the image is for another machine; only AArch64 "
+                "images can be booted";
+        return false;
+    }
+    const uint64_t type = read_le(bytes, e_type_at, 2);
+    if (type != et_exec && type != et_dyn) {
+        error = "ELF: e_type " + std::to_string(type) +
+                (type == et_rel    ? " (ET_REL, a relocatable object: link it first)"
+                 : type == et_core ? " (ET_CORE, a core dump)"
+                                   : "") +
+                " is neither ET_EXEC (2) nor ET_DYN (3)";
         return false;
     }
     return true;
@@ -207,6 +236,10 @@ bool elf_segments(const std::vector<uint8_t> &bytes, const ram_range &ram,
         if (!ram.holds(s.paddr, s.memsz)) {
             error = name + " at p_paddr " + hex(s.paddr) + " of p_memsz " + hex(s.memsz) +
                     " is not inside " + ram.text();
+            if (read_le(bytes, e_type_at, 2) == et_dyn)
+                error += ": a position-independent image (ET_DYN) is loaded where it is linked, "
+                         "as QEMU loads it (which puts one linked at 0 in virt's flash; this "
+                         "platform has none): give its segments physical addresses in RAM";
             return false;
         }
         segments.push_back(s);
@@ -230,6 +263,11 @@ uint64_t elf_physical_entry(uint64_t entry, const std::vector<elf_segment> &segm
     return entry;
 }
 
+// ET_EXEC and ET_DYN alike, as QEMU's -kernel does for an AArch64 CPU (hw/arm/boot.c gives
+// load_elf no address translation, so include/hw/elf_ops.h applies no relocation): each segment
+// at its p_paddr, the entry e_entry. A position-independent image runs where it is linked; its
+// dynamic relocations, if any, are its own startup's to apply (a static PIE's does), not the
+// loader's.
 std::optional<boot_image> load_elf(const std::vector<uint8_t> &bytes, const ram_range &ram,
                                    const ram_writer &write, std::string &error)
 {

@@ -18,6 +18,10 @@
 #ifndef PMTRACE_BOOT_TEST_ELF
 #define PMTRACE_BOOT_TEST_ELF ""
 #endif
+#ifndef PMTRACE_BOOT_TEST_PIE
+#define PMTRACE_BOOT_TEST_PIE      ""
+#define PMTRACE_BOOT_TEST_PIE_AT_0 ""
+#endif
 
 namespace
 {
@@ -254,6 +258,54 @@ TEST(BootImageElf, AnExecutableBuiltByTheCrossCompilerLoadsAsReadelfDescribesIt)
     EXPECT_TRUE(ram.all(0x4008'000c, 0x1'0000 - 0xc, 0xAA));
 }
 
+// The ELF header and first program header fields of a file, little-endian.
+uint64_t field(const bytes &b, size_t at, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= uint64_t{b.at(at + i)} << (8 * i);
+    return v;
+}
+
+TEST(BootImageElf, AStaticPieBuiltByTheCrossCompilerLoadsAtItsPhysicalAddress)
+{
+    // tests/platform/boot/static_pie.c linked by aarch64-linux-gnu-gcc -static-pie with
+    // static_pie.ld: ET_DYN, one PT_LOAD segment at p_vaddr 0 and p_paddr 0x40080000, entry 0
+    // (its _start, the segment's first byte), no relocations.
+    std::string error;
+    const auto file = read_file(PMTRACE_BOOT_TEST_PIE, error);
+    ASSERT_TRUE(file.has_value()) << error;
+    ASSERT_EQ(field(*file, e_type, 2), 3u); // ET_DYN
+    const uint64_t ph = field(*file, e_phoff, 8);
+    ASSERT_EQ(field(*file, ph + p_type, 4), pt_load);
+    ASSERT_EQ(field(*file, ph + p_vaddr, 8), 0u);
+    ASSERT_EQ(field(*file, ph + p_paddr, 8), 0x4008'0000u);
+    const uint64_t offset = field(*file, ph + p_offset, 8), filesz = field(*file, ph + p_filesz, 8),
+                   memsz = field(*file, ph + p_memsz, 8);
+    fake_ram ram;
+    const load_result r = load(*file, ram);
+    ASSERT_TRUE(r.image.has_value()) << r.error;
+    EXPECT_EQ(r.image->format, image_format::elf);
+    // e_entry 0 lies in the executable segment linked at 0 and loaded at 0x40080000: the CPU
+    // starts at its physical address.
+    EXPECT_EQ(r.image->entry, 0x4008'0000u);
+    EXPECT_EQ(r.image->load_base, 0x4008'0000u);
+    EXPECT_EQ(r.image->load_end, 0x4008'0000u + memsz);
+    EXPECT_EQ(0, std::memcmp(&ram.cells[0x8'0000], file->data() + offset, filesz));
+    EXPECT_TRUE(ram.all(0x4008'0000 + filesz, memsz - filesz, 0x00)); // its stack, zeroed
+}
+
+TEST(BootImageElf, AStaticPieLinkedAtZeroIsRefusedForItsAddress)
+{
+    // -static-pie's own default: linked (and so loaded, as QEMU loads it) at 0, where QEMU's virt
+    // has its flash and this platform nothing.
+    std::string error;
+    const auto file = read_file(PMTRACE_BOOT_TEST_PIE_AT_0, error);
+    ASSERT_TRUE(file.has_value()) << error;
+    expect_refused(*file, "ELF: segment 0 at p_paddr 0x0 of p_memsz ");
+    expect_refused(*file, "a position-independent image (ET_DYN) is loaded where it is linked");
+}
+
 TEST(BootImageElf, A32BitElfIsRefused)
 {
     elf_file f = two_segment_elf();
@@ -287,14 +339,42 @@ TEST(BootImageElf, AnotherMachineIsRefused)
 {
     elf_file f = two_segment_elf();
     f.machine = 62; // EM_X86_64
-    expect_refused(f.build(), "e_machine 62 is not EM_AARCH64 (183)");
+    expect_refused(f.build(), "e_machine 62 (x86-64) is not EM_AARCH64 (183): the image is for "
+                              "another machine");
 }
 
-TEST(BootImageElf, ASharedObjectIsRefused)
+TEST(BootImageElf, AnX86PieIsRefusedForItsMachineNotItsType)
 {
+    // What a host's own executables are: position-independent (ET_DYN) x86-64.
+    elf_file f = two_segment_elf();
+    f.machine = 62; // EM_X86_64
+    f.type = 3;     // ET_DYN
+    expect_refused(f.build(), "e_machine 62 (x86-64) is not EM_AARCH64 (183)");
+}
+
+TEST(BootImageElf, APositionIndependentExecutableLoadsWhereItIsLinked)
+{
+    // ET_DYN (a static PIE) as QEMU's -kernel loads it for AArch64: hw/arm/boot.c gives load_elf
+    // no address translation, so the segments go to their p_paddr unrelocated, as ET_EXEC's do.
     elf_file f = two_segment_elf();
     f.type = 3; // ET_DYN
-    expect_refused(f.build(), "e_type 3 is not ET_EXEC (2)");
+    fake_ram ram;
+    const load_result r = load(f.build(), ram);
+    ASSERT_TRUE(r.image.has_value()) << r.error;
+    EXPECT_EQ(r.image->entry, 0x4008'0004u);
+    EXPECT_EQ(r.image->load_base, 0x4008'0000u);
+    EXPECT_EQ(r.image->load_end, 0x4009'0108u);
+    EXPECT_EQ(ram.word(0x4008'0004), 0xd503207fu); // wfi, where it is linked
+}
+
+TEST(BootImageElf, ARelocatableObjectOrACoreDumpIsRefused)
+{
+    elf_file f = two_segment_elf();
+    f.type = 1; // ET_REL
+    expect_refused(f.build(), "e_type 1 (ET_REL, a relocatable object: link it first) is neither "
+                              "ET_EXEC (2) nor ET_DYN (3)");
+    f.type = 4; // ET_CORE
+    expect_refused(f.build(), "e_type 4 (ET_CORE, a core dump)");
 }
 
 TEST(BootImageElf, ATruncatedHeaderIsRefused)

@@ -12,6 +12,8 @@
  *   pmtrace.buffer=BASE pmtrace.buffer_size=N pmtrace.mode=fill|wrap|circular
  *   pmtrace.capture=BASE pmtrace.capture_size=N   (a capture area, capture.h: each part of the
  *                                          trace collected, for the host to read after the run)
+ *   pmtrace.results=BASE                   (a results area, results.h: the apps' results, for the
+ *                                          host to read after the run)
  *   pmtrace.semihosting=1                  (main's status to the host by semihosting SYS_EXIT)
  *   pmtrace.timestamps=0|1                 (the trace unit's Timestamps, TRCCONFIGR.TS)
  */
@@ -19,6 +21,7 @@
 #include "image.h"
 
 #include "a64.h"
+#include "apps/results.h"
 #include "hal_a64.h"
 
 #include <string.h>
@@ -37,6 +40,7 @@ static sw_capture capture;
 static sw_record_sample samples[8];
 static char text[4096];
 static const char *args_text;
+static sw_results *results; /* pmtrace.results, or NULL */
 
 /* A number word; false (with a message) when it is present and not a number. */
 static bool number(const char *key, uint64_t *v)
@@ -99,6 +103,7 @@ static bool parse(vp_args *a)
     unsigned scenario = 0, exclude = 0, mode = 0;
     uint64_t trace = 1, long_counters = 0, event = PMT_EV_INST_RETIRED, timestamps = 0;
     uint64_t period = 1000000, base = 0x40100000, size = 0x10000, area = 0, area_size = 0;
+    uint64_t results_area = 0;
     a->iterations = 1000;
     a->instructions = 1000;
     a->per_piece = 100;
@@ -115,7 +120,7 @@ static bool parse(vp_args *a)
               number("pmtrace.event", &event) && number("pmtrace.period", &period) &&
               number("pmtrace.buffer", &base) && number("pmtrace.buffer_size", &size) &&
               number("pmtrace.capture", &area) && number("pmtrace.capture_size", &area_size) &&
-              number("pmtrace.timestamps", &timestamps);
+              number("pmtrace.timestamps", &timestamps) && number("pmtrace.results", &results_area);
     if (!ok)
         return false;
     if (a->el > 1 || a->per_piece == 0 || event > 0xFFFF || period == 0 || trace > 1 ||
@@ -128,6 +133,15 @@ static bool parse(vp_args *a)
     if (area_size && !sw_capture_init(&capture, (void *)(uintptr_t)area, area_size)) {
         image_print("sw/vp: pmtrace.capture: an 8-byte aligned address and at least 40 bytes\n");
         return false;
+    }
+    if (results_area % 8) {
+        image_print("sw/vp: pmtrace.results: an 8-byte aligned address\n");
+        return false;
+    }
+    if (results_area) {
+        results = (sw_results *)(uintptr_t)results_area;
+        memset(results, 0, sizeof *results);
+        results->layout = SW_RESULTS_LAYOUT;
     }
     a->scenario = scenarios[scenario];
     a->stat.long_counters = long_counters;
@@ -169,10 +183,18 @@ static void count(counting *c)
         sw_stat_result res;
         c->status = sw_stat_run(c->env, &c->args->stat, &c->loop, &res);
         sw_stat_format(&res, text, sizeof text);
+        if (results) {
+            results->stat = res;
+            results->have |= SW_RESULTS_STAT;
+        }
     } else {
         sw_record_result res;
         c->status = sw_record_run(c->env, &c->args->record, &c->loop, &res);
         sw_record_format(&c->args->record, &res, text, sizeof text);
+        if (results) {
+            results->record = res;
+            results->have |= SW_RESULTS_RECORD;
+        }
     }
     image_print(text);
 }
@@ -226,10 +248,18 @@ int main(void)
         image_print("\n");
         sw_trace_format(&a.trace, &res, text, sizeof text);
         image_print(text);
+        if (results) {
+            results->trace = res;
+            results->have |= SW_RESULTS_TRACE;
+        }
     } else {
         count(&c);
         ret = c.status;
     }
     image_printf("\nsw/vp: %s %s\n", a.scenario, ret ? sw_strerror(ret) : "ok");
+    if (results) {
+        results->status = ret;
+        results->magic = SW_RESULTS_MAGIC; /* last: the results are whole */
+    }
     return ret;
 }

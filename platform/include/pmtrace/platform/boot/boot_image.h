@@ -1,10 +1,11 @@
 // boot_image.h - loads a user's image into RAM as QEMU's `-kernel` does on the `virt` board for
 // AArch64, and says where the CPU starts and where the device tree goes. No SystemC.
 //
-//   ELF         ELF64, little-endian, EM_AARCH64, ET_EXEC: each PT_LOAD segment's p_filesz
-//               bytes at p_paddr, zeros up to p_memsz; the entry is e_entry (moved to its
-//               physical address when it lies in an executable segment whose p_vaddr and
-//               p_paddr differ, as QEMU does).
+//   ELF         ELF64, little-endian, EM_AARCH64, ET_EXEC or ET_DYN (a static PIE): each
+//               PT_LOAD segment's p_filesz bytes at p_paddr, zeros up to p_memsz; the entry is
+//               e_entry (moved to its physical address when it lies in an executable segment
+//               whose p_vaddr and p_paddr differ, as QEMU does). An ET_DYN file is loaded as
+//               QEMU loads it: where it is linked, without relocation.
 //   arm64 Image the Linux kernel's Image (Documentation/arch/arm64/booting.rst): magic "ARM\x64"
 //               at 0x38; loaded text_offset bytes above a 2 MiB aligned base, the RAM base (the
 //               first 2 MiB boundary in RAM); it occupies image_size bytes from there (its BSS

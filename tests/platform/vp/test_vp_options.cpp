@@ -1,0 +1,246 @@
+// pmtrace-vp's command line (platform/pmtrace-vp/options.h): what --help states of the defaults
+// and ranges is what the parsing does. Each test reads a value out of the help text and checks it
+// against the value the run uses (the platform's own defaults: a64_cpu_config, cpu_config,
+// vp_config) or against what parse() accepts and refuses at that value and past it; none
+// compares the help with a copied string.
+#include <gtest/gtest.h>
+
+#include "options.h"
+
+#include <pmtrace/platform/bus/memory_map.h>
+#include <pmtrace/platform/cpu/a64_cpu.h>
+#include <pmtrace/platform/cpu/cpu.h>
+#include <pmtrace/platform/vp.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+using namespace pmtrace;
+using namespace pmtrace::vp_cli;
+
+struct parsed {
+    int status; // parse's: -1 to run, else the exit status
+    options o;
+    std::string out, err;
+};
+
+parsed run_parse(std::vector<std::string> args)
+{
+    args.insert(args.begin(), "pmtrace-vp");
+    std::vector<char *> argv;
+    for (std::string &a : args)
+        argv.push_back(a.data());
+    parsed p;
+    std::ostringstream out, err;
+    p.status = parse(static_cast<int>(argv.size()), argv.data(), p.o, out, err);
+    p.out = out.str();
+    p.err = err.str();
+    return p;
+}
+
+// The help's paragraph of an option (from its line, "  --name" or "  -n [ --name ]", to the next
+// option's), its lines joined.
+std::string help_of(const std::string &option)
+{
+    const std::string help = run_parse({"--help"}).out;
+    const std::regex line("\n  (-[a-zA-Z] \\[ )?--" + option + "[ \\]]");
+    std::smatch m;
+    EXPECT_TRUE(std::regex_search(help, m, line)) << "--" << option << " is not in the help";
+    if (m.empty())
+        return "";
+    const size_t at = static_cast<size_t>(m.position(0)) + 1;
+    const size_t end = help.find("\n  -", at);
+    const std::string text =
+        help.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    std::string joined;
+    for (char c : text) {
+        const bool space = std::isspace(static_cast<unsigned char>(c));
+        if (!(space && !joined.empty() && joined.back() == ' '))
+            joined += space ? ' ' : c;
+    }
+    return joined;
+}
+
+// A time as the help writes it (100us, 1ns, 2ms, 1s).
+sc_core::sc_time time_of(const std::string &number, const std::string &unit)
+{
+    const double v = std::stod(number);
+    return unit == "s"    ? sc_core::sc_time(v, sc_core::SC_SEC)
+           : unit == "ms" ? sc_core::sc_time(v, sc_core::SC_MS)
+           : unit == "us" ? sc_core::sc_time(v, sc_core::SC_US)
+           : unit == "ns" ? sc_core::sc_time(v, sc_core::SC_NS)
+                          : sc_core::sc_time(v, sc_core::SC_PS);
+}
+
+// A size as the help writes it (4K, 128M, 255G).
+uint64_t size_of(const std::string &text)
+{
+    char *end = nullptr;
+    uint64_t v = std::strtoull(text.c_str(), &end, 0);
+    switch (*end) {
+    case 'K': return v << 10;
+    case 'M': return v << 20;
+    case 'G': return v << 30;
+    case 'T': return v << 40;
+    default: return v;
+    }
+}
+
+std::string hex(uint64_t v)
+{
+    std::ostringstream s;
+    s << "0x" << std::hex << v;
+    return s.str();
+}
+
+TEST(VpOptions, HelpStatesTheQuantumEachCpuRunsWith)
+{
+    const std::string help = help_of("quantum");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(
+        help, m,
+        std::regex("default ([0-9]+)(ps|ns|us|ms|s) on the AArch64 CPU .*, ([0-9]+)(ps|ns|us|ms|s) "
+                   "with --cpu host; 0: none \\(the default with --vcd")))
+        << help;
+    // What the help says is what the CPUs are configured with by default ...
+    EXPECT_EQ(time_of(m[1], m[2]), platform::a64_cpu_config().quantum);
+    EXPECT_EQ(time_of(m[3], m[4]), platform::cpu_config().quantum);
+    // ... and what the options give them.
+    EXPECT_EQ(run_parse({}).o.quantum, time_of(m[1], m[2]));
+    EXPECT_EQ(run_parse({"--kernel", "x.elf"}).o.quantum, time_of(m[1], m[2]));
+    EXPECT_EQ(run_parse({"--cpu", "host"}).o.quantum, time_of(m[3], m[4]));
+    EXPECT_EQ(run_parse({"--vcd", "/dev/null"}).o.quantum, sc_core::SC_ZERO_TIME);
+    EXPECT_EQ(run_parse({"--quantum", "3us"}).o.quantum, sc_core::sc_time(3, sc_core::SC_US));
+}
+
+TEST(VpOptions, HelpStatesTheRamAndItsRange)
+{
+    const std::string help = help_of("ram");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(
+        help, m,
+        std::regex(
+            "\\(=([0-9]+[KMGT]?)\\) RAM at (0x[0-9a-f]+) for the AArch64 CPU's runs, "
+            "--kernel's and the scenarios': a multiple of 4 KiB from ([0-9]+[KMGT]?) to "
+            "([0-9]+[KMGT]?), in bytes or with K, M, G or T .*--cpu host has ([0-9]+[KMGT]?)")))
+        << help;
+    EXPECT_EQ(size_of(m[1]), run_parse({}).o.ram_size);
+    EXPECT_EQ(std::stoull(m[2], nullptr, 16), platform::virt::ram_base);
+    EXPECT_EQ(size_of(m[5]), platform::vp_config().ram_size);
+    // The range, at its ends and past them, with the units the help names (--kernel: a scenario's
+    // trace buffer needs RAM above its first MiB).
+    const uint64_t low = size_of(m[3]), high = size_of(m[4]);
+    EXPECT_EQ(run_parse({"--kernel", "x.elf", "--ram", m[3]}).o.ram_size, low);
+    EXPECT_EQ(run_parse({"--kernel", "x.elf", "--ram", m[3]}).status, -1);
+    EXPECT_EQ(run_parse({"--ram", m[4], "--dump-dtb", "/dev/null"}).status, -1);
+    EXPECT_EQ(run_parse({"--ram", m[4]}).o.ram_size, high);
+    const parsed above = run_parse({"--ram", std::to_string(high + 0x1000)});
+    EXPECT_EQ(above.status, exit_usage);
+    EXPECT_NE(above.err.find("is more than " + m[4].str()), std::string::npos) << above.err;
+    const parsed terabyte = run_parse({"--ram", "1T"});
+    EXPECT_EQ(terabyte.status, exit_usage);
+    EXPECT_NE(terabyte.err.find("--ram: '1T' is more than " + m[4].str()), std::string::npos)
+        << terabyte.err;
+    EXPECT_EQ(run_parse({"--kernel", "x.elf", "--ram", std::to_string(low - 1)}).status,
+              exit_usage);
+    EXPECT_EQ(run_parse({"--kernel", "x.elf", "--ram", std::to_string(low + 1)}).status,
+              exit_usage);
+    EXPECT_EQ(run_parse({"--ram", "2g"}).o.ram_size, uint64_t{2} << 30);
+    EXPECT_EQ(run_parse({"--ram", "65536k"}).o.ram_size, uint64_t{64} << 20);
+}
+
+TEST(VpOptions, HelpStatesWhereTheTraceBufferMayLie)
+{
+    const std::string help = help_of("buffer-base");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(
+        help, m,
+        std::regex(
+            "\\(=(0x[0-9a-f]+)\\).* from (0x[0-9a-f]+) up to the end of RAM \\((0x[0-9a-f]+) "
+            "with the default --ram ([0-9]+[KMGT]?); (0x[0-9a-f]+) with --cpu host, whose "
+            "RAM is ([0-9]+[KMGT]?)\\)")))
+        << help;
+    const uint64_t first = std::stoull(m[2], nullptr, 16), a64_end = std::stoull(m[3], nullptr, 16),
+                   host_end = std::stoull(m[5], nullptr, 16);
+    const options defaults = run_parse({}).o;
+    EXPECT_EQ(std::stoull(m[1], nullptr, 16), defaults.buffer_base);
+    EXPECT_EQ(size_of(m[4]), defaults.ram_size);
+    EXPECT_EQ(a64_end, platform::virt::ram_base + defaults.ram_size);
+    EXPECT_EQ(host_end, platform::virt::ram_base + platform::vp_config().ram_size);
+    EXPECT_EQ(size_of(m[6]), platform::vp_config().ram_size);
+    // A 64 KiB buffer at the first address and at the last that fits, on each CPU; one page
+    // lower or higher is refused.
+    for (const std::vector<std::string> &cpu :
+         {std::vector<std::string>{}, std::vector<std::string>{"--cpu", "host"}}) {
+        const uint64_t end = cpu.empty() ? a64_end : host_end;
+        auto with = [&](uint64_t base) {
+            std::vector<std::string> args = cpu;
+            args.insert(args.end(), {"--buffer-base", hex(base), "--buffer-size", "64K"});
+            return run_parse(args).status;
+        };
+        EXPECT_EQ(with(first), -1);
+        EXPECT_EQ(with(first - 0x1000), exit_usage);
+        EXPECT_EQ(with(end - 0x1'0000), -1);
+        EXPECT_EQ(with(end - 0x1'0000 + 0x1000), exit_usage);
+    }
+}
+
+TEST(VpOptions, HelpStatesHowManyEventsStatCounts)
+{
+    const std::string help = help_of("events");
+    std::smatch m;
+    ASSERT_TRUE(
+        std::regex_search(help, m, std::regex("stat: 1 to ([0-9]+) comma-separated events")))
+        << help;
+    const unsigned most = static_cast<unsigned>(std::stoul(m[1]));
+    auto events = [](unsigned n) {
+        std::string list;
+        for (unsigned i = 0; i < n; i++)
+            list += std::string(i ? "," : "") + "INST_RETIRED";
+        return list;
+    };
+    EXPECT_EQ(run_parse({"-e", events(most)}).o.events.size(), most);
+    const parsed more = run_parse({"-e", events(most + 1)});
+    EXPECT_EQ(more.status, exit_usage);
+    EXPECT_NE(more.err.find("1 to " + m[1].str() + " events"), std::string::npos) << more.err;
+}
+
+TEST(VpOptions, HelpStatesTheTraceUnitBufferAndBatchRanges)
+{
+    std::smatch m;
+    const std::string unit = help_of("trace-unit-buffer");
+    ASSERT_TRUE(std::regex_search(unit, m,
+                                  std::regex("\\(=([0-9]+[KMGT]?)\\).* or ([0-9]+[KMGT]?) to "
+                                             "([0-9]+[KMGT]?) bytes")))
+        << unit;
+    EXPECT_EQ(size_of(m[1]), run_parse({}).o.trace_unit_buffer);
+    EXPECT_EQ(run_parse({"--trace-unit-buffer", m[2]}).status, -1);
+    EXPECT_EQ(run_parse({"--trace-unit-buffer", m[3]}).status, -1);
+    EXPECT_EQ(run_parse({"--trace-unit-buffer", std::to_string(size_of(m[2]) - 1)}).status,
+              exit_usage);
+    EXPECT_EQ(run_parse({"--trace-unit-buffer", std::to_string(size_of(m[3]) + 1)}).status,
+              exit_usage);
+    const std::string batch = help_of("trace-batch");
+    ASSERT_TRUE(std::regex_search(batch, m, std::regex("in one call, 1 to ([0-9]+),"))) << batch;
+    EXPECT_EQ(run_parse({"--trace-batch", m[1]}).status, -1);
+    EXPECT_EQ(run_parse({"--trace-batch", std::to_string(std::stoul(m[1]) + 1)}).status,
+              exit_usage);
+}
+
+TEST(VpOptions, HelpStatesHowManyCountersThePmuMayHave)
+{
+    std::smatch m;
+    const std::string help = help_of("counters");
+    ASSERT_TRUE(std::regex_search(help, m, std::regex("PMCR_EL0.N, 1\\.\\.([0-9]+)\\)"))) << help;
+    EXPECT_EQ(run_parse({"--counters", m[1]}).status, -1);
+    EXPECT_EQ(run_parse({"--counters", std::to_string(std::stoul(m[1]) + 1)}).status, exit_usage);
+}
+
+} // namespace
