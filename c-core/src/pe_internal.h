@@ -110,9 +110,9 @@ struct pmt_ete_trace {
     uint8_t buffer[PMT_ETE_UNIT_BUFFER_MAX];
 };
 
+/* The architectural state: plain data, saved and restored field by field as pe/state.c
+ * describes it (a field added here must be described there, with the values it may hold). */
 struct pmt_pe_arch {
-    uint32_t magic;
-    uint32_t size;
     pmt_pe_state pe;
     uint64_t mdcr_el2;
     uint64_t mdcr_el3;
@@ -207,6 +207,14 @@ void pe_log(const pmt_pe *pe, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* Why a PE state cannot be this PE's, or NULL: what pmt_pe_set_state refuses, and el2_enabled
+ * without EL2 (pe.c). */
+const char *pe_state_error(const pmt_pe *pe, const pmt_pe_state *s);
+
+/* The description of the saved state (pe/state.c), for the tests that check it (fields.h). */
+struct pe_field;
+const struct pe_field *pe_state_fields(size_t *n);
 
 /* Register access by decoded register, dispatched to the unit that owns it (pe.c). */
 pmt_access pe_reg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);
@@ -326,9 +334,9 @@ static inline void ete_unit_buffer_drain(pmt_pe *pe)
     if (pe->st.etr.buffered)
         ete_unit_buffer_drain_slow(pe);
 }
-/* A restored trace generation state holds only values the unit can be in (bools 0 or 1, fewer
- * pending atoms than a packet holds, ...). */
-bool ete_trace_state_valid(const struct pmt_ete_trace *t);
+/* Why the trace generation state in pe->st cannot be the unit's, or NULL: the rules between
+ * its fields (each field's own range is in pe/state.c). For a restored state. */
+const char *ete_trace_state_error(const pmt_pe *pe);
 /* A PMU event (PMU_OVFS, ...) or a Trace Buffer Unit event (TRB_WRAP, TRB_TRIG), which the trace
  * unit's External Input Selectors may select. */
 void ete_external_event(pmt_pe *pe, uint16_t event);

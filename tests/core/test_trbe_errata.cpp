@@ -343,7 +343,7 @@ TEST_F(TrbeCtxtSyncErratum, RestoreWithoutTheOptionRefusesAStateMidErratum)
     remake_trbe();
     log_lines.clear();
     EXPECT_EQ(pmt_pe_restore(pe, mid.data(), mid.size()), PMT_ERR_STATE_BLOB);
-    EXPECT_TRUE(logged("not a saved pmtrace state"));
+    EXPECT_TRUE(logged("not a state of this model: the erratum state"));
 }
 
 } // namespace

@@ -195,7 +195,12 @@ void pmt_pe_destroy(pmt_pe *pe);
 pmt_status pmt_pe_reset(pmt_pe *pe);
 const pmt_pe_config *pmt_pe_get_config(const pmt_pe *pe);
 
-/* Save and restore: the state is plain data. size 0 asks for the size needed. */
+/* Save and restore: the state is plain data, saved field by field (docs/pmu.md "Save and
+ * restore"). pmt_pe_save needs size >= pmt_pe_state_size (else PMT_ERR_ARG). pmt_pe_restore takes
+ * a blob of exactly that size saved by a model of the same configuration, as it is, and refuses
+ * (PMT_ERR_STATE_BLOB and a log line, the model unchanged) one that is not a state of this model:
+ * another size or magic, a field outside its values (a bool other than 0 or 1, an enum that
+ * names nothing, a count past its buffer), or fields that contradict each other or the config. */
 size_t pmt_pe_state_size(const pmt_pe *pe);
 pmt_status pmt_pe_save(pmt_pe *pe, void *buffer, size_t size);
 pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size);

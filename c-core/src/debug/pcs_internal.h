@@ -21,6 +21,10 @@ struct pcs_fields {
 
 struct pcs_fields pcs_fields_of(const pmt_pe *pe);
 
+/* Why a sample cannot come from this PE, or NULL (pmt_pe_pc_sample, a sample source, a restored
+ * state). */
+const char *pcs_sample_error(const pmt_pe *pe, const pmt_pc_sample *s);
+
 /* PCSRSuspended() */
 bool pcs_suspended(const pmt_pe *pe);
 

@@ -11,8 +11,7 @@
 
 #include <string.h>
 
-/* Why a sample cannot come from this PE, or NULL. */
-static const char *sample_error(const pmt_pe *pe, const pmt_pc_sample *s)
+const char *pcs_sample_error(const pmt_pe *pe, const pmt_pc_sample *s)
 {
     const pmt_pe_config *c = &pe->cfg;
     if (s->el > 3 || (unsigned)s->ss > PMT_SS_ROOT)
@@ -54,7 +53,7 @@ pmt_status pmt_pe_pc_sample(pmt_pe *pe, const pmt_pc_sample *sample)
         return PMT_ERR_NULL;
     if (pe->cfg.pcsr == PMT_PCSR_NONE)
         return PMT_ERR_NOT_IMPLEMENTED;
-    const char *why = sample_error(pe, sample);
+    const char *why = pcs_sample_error(pe, sample);
     if (why) {
         pe_log(pe, "pmt_pe_pc_sample: EL%u, Security state %u: %s", sample->el,
                (unsigned)sample->ss, why);
@@ -83,7 +82,7 @@ void pcs_refresh(pmt_pe *pe)
     memset(&s, 0, sizeof s);
     if (!pe->pcs_source(pe->pcs_source_user, &s))
         return;
-    const char *why = sample_error(pe, &s);
+    const char *why = pcs_sample_error(pe, &s);
     if (why) {
         pe_log(pe, "PC sample source: EL%u, Security state %u: %s; sample ignored", s.el,
                (unsigned)s.ss, why);

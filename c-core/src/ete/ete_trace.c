@@ -740,25 +740,14 @@ void ete_external_event(pmt_pe *pe, uint16_t event)
 
 /* --- Restore --- */
 
-#define BYTE_OK(b) (*(const unsigned char *)&(b) <= 1)
-
-static bool context_valid(const pmt_ete_pkt_context *c)
+/* Each field's range is in pe/state.c; these are the rules between fields. */
+const char *ete_trace_state_error(const pmt_pe *pe)
 {
-    return c->el <= 3 && (unsigned)c->security <= PMT_ETE_REALM && BYTE_OK(c->aarch64);
-}
-
-bool ete_trace_state_valid(const struct pmt_ete_trace *t)
-{
+    const struct pmt_ete_trace *t = &pe->st.etr;
     const pmt_ete_pkt_encoder *e = &t->enc;
-    const pmt_ete_pkt_config *c = &e->config;
-    const bool *bools[] = {
-        &t->exc_pending, &t->exc_traced, &t->configured, &t->trigger_seen, &t->flush_requested,
-        &e->on,          &e->need_sync,  &e->ctx_valid,  &e->ts_valid,     &c->cci,
-        &c->cid,         &c->vmid,       &c->ts,         &c->rs,           &c->vmidopt};
-    for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
-        if (!BYTE_OK(*bools[i]))
-            return false;
-    return e->atom_count < PMT_ETE_PKT_MAX_PENDING_ATOMS && context_valid(&e->ctx) &&
-           context_valid(&e->stated) && c->cc_size_bits <= 20 &&
-           (!t->exc_pending || pmt_ete_pkt_exception_defined((pmt_ete_exception)t->exc_type));
+    if (t->exc_pending && !pmt_ete_pkt_exception_defined((pmt_ete_exception)t->exc_type))
+        return "etr.exc_type is not an exception type ETE defines";
+    if (e->atom_count < 32 && (e->atoms >> e->atom_count) != 0)
+        return "etr.enc.atoms has atoms past etr.enc.atom_count";
+    return NULL;
 }

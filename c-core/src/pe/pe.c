@@ -9,9 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "PMT3": the layout of pmt_pe_state; the number goes up when it changes. */
-#define PMT_STATE_MAGIC 0x504D5433u
-
 void pe_log(const pmt_pe *pe, const char *fmt, ...)
 {
     if (!pe || !pe->cb.log)
@@ -188,8 +185,6 @@ pmt_status pmt_pe_reset(pmt_pe *pe)
         return PMT_ERR_NULL;
     ete_unit_buffer_drain(pe); /* generated before the reset (pmt_pe_create: calloc'd, none) */
     memset(&pe->st, 0, sizeof pe->st);
-    pe->st.magic = PMT_STATE_MAGIC;
-    pe->st.size = (uint32_t)sizeof pe->st;
     /* Out of reset the PE is at its highest Exception level, Secure if EL3 exists. */
     pe->st.pe.el = pe->cfg.have_el3 ? 3 : pe->cfg.have_el2 ? 2 : 1;
     pe->st.pe.ss = !pe->cfg.have_el3  ? PMT_SS_NONSECURE
@@ -215,7 +210,7 @@ pmt_status pmt_pe_reset(pmt_pe *pe)
 
 static const char *state_contradiction(const pmt_pe *pe, const pmt_pe_state *s);
 
-/* Why a PE state cannot be this PE's (pmt_pe_set_state, and a restored state), or NULL. */
+/* Why a PE state cannot be this PE's (pmt_pe_set_state, pe_state_error), or NULL. */
 static const char *state_error(const pmt_pe *pe, const pmt_pe_state *s)
 {
     if (s->el > 3 || (unsigned)s->ss > PMT_SS_ROOT)
@@ -225,109 +220,6 @@ static const char *state_error(const pmt_pe *pe, const pmt_pe_state *s)
     if (s->aarch32_els > 0xF)
         return "aarch32_els names an EL above EL3";
     return NULL;
-}
-
-/* Every bool of a state blob holds 0 or 1: a restored blob is copied as it is, and a bool with
- * another representation is undefined behaviour wherever the model reads it. The bytes are
- * looked at as unsigned char, which may read any representation. */
-#define BOOL_BYTE_OK_(b) (*(const unsigned char *)&(b) <= 1)
-static bool arch_bools_valid(const struct pmt_pe_arch *st)
-{
-    const pmt_pe_state *s = &st->pe;
-    const bool *pe_bools[] = {&s->debug,
-                              &s->el2_enabled,
-                              &s->hcr_tge,
-                              &s->hcr_e2h,
-                              &s->pm,
-                              &s->streaming,
-                              &s->os_lock,
-                              &s->double_lock,
-                              &s->powered_down,
-                              &s->noninvasive_debug_prohibited,
-                              &s->edscr_sc2,
-                              &s->scr_ns,
-                              &s->scr_nse,
-                              &s->scr_eel2,
-                              &s->scr_ea,
-                              &s->scr_gpf,
-                              &s->hcr_tea,
-                              &s->hcr_gpf,
-                              &s->self_hosted_trace_disabled,
-                              &s->cpacr_tta,
-                              &s->cptr_el2_tta,
-                              &s->cptr_el3_tta};
-    for (size_t i = 0; i < sizeof pe_bools / sizeof pe_bools[0]; i++)
-        if (!BOOL_BYTE_OK_(*pe_bools[i]))
-            return false;
-    const pmt_pc_sample *p = &st->pcs.sample;
-    const bool *other[] = {&st->pmu.ppend,
-                           &st->pmu.spe_e,
-                           &st->pmu.spe_pmfz,
-                           &st->pmu.spe_s,
-                           &st->pmu.locked,
-                           &p->aarch32,
-                           &p->el2_enabled,
-                           &p->el2_aarch32,
-                           &p->vtcr_vs,
-                           &p->in_host,
-                           &st->pcs.valid,
-                           &st->pcs.ed_locked,
-                           &st->trbe.ptr_unpredictable,
-                           &st->trbe.async_abort,
-                           &st->trbe.disable_undrained,
-                           &st->trbe.stale_view,
-                           &st->trbe.stale_view_logged,
-                           &st->ete.enabled};
-    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
-        if (!BOOL_BYTE_OK_(*other[i]))
-            return false;
-    return (unsigned)p->ss <= PMT_SS_ROOT && ete_trace_state_valid(&st->etr);
-}
-
-size_t pmt_pe_state_size(const pmt_pe *pe)
-{
-    (void)pe;
-    return sizeof(struct pmt_pe_arch);
-}
-
-pmt_status pmt_pe_save(pmt_pe *pe, void *buffer, size_t size)
-{
-    if (!pe || !buffer)
-        return PMT_ERR_NULL;
-    if (size < sizeof pe->st)
-        return PMT_ERR_ARG;
-    pmu_flush(pe);
-    memcpy(buffer, &pe->st, sizeof pe->st);
-    return PMT_OK;
-}
-
-pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size)
-{
-    if (!pe || !buffer)
-        return PMT_ERR_NULL;
-    struct pmt_pe_arch st;
-    if (size != sizeof st) {
-        pe_log(pe, "pmt_pe_restore: state of %zu bytes, expected %zu", size, sizeof st);
-        return PMT_ERR_STATE_BLOB;
-    }
-    memcpy(&st, buffer, sizeof st);
-    if (st.magic != PMT_STATE_MAGIC || st.size != sizeof st || !arch_bools_valid(&st) ||
-        state_error(pe, &st.pe) || state_contradiction(pe, &st.pe) ||
-        st.trbe.nbuf > PMT_TRBE_MAX_UNIT || !trbe_errata_state_valid(pe, &st.trbe) ||
-        st.etr.buffered > (pe->cfg.ete.feat_ete ? pe->cfg.ete.unit_buffer : 0) ||
-        (st.trbe.nbuf && (st.trbe.ptr & ((UINT64_C(1) << pe->cfg.trbe.align) - 1)) + st.trbe.nbuf >
-                             (UINT64_C(1) << pe->cfg.trbe.align))) {
-        pe_log(pe, "pmt_pe_restore: not a saved pmtrace state");
-        return PMT_ERR_STATE_BLOB;
-    }
-    /* The bytes in the trace unit buffer are the saved state's (those of the state left are
-     * discarded with it: a restore goes back, it does not go on). */
-    pmu_flush(pe);
-    pe->st = st;
-    pmu_update(pe);
-    trbe_update(pe);
-    ete_update(pe);
-    return PMT_OK;
 }
 
 /* One source of truth for EL2Enabled() and the Security state: el2_enabled and ss must be what
@@ -356,6 +248,14 @@ static const char *state_contradiction(const pmt_pe *pe, const pmt_pe_state *s)
     if (s->el == 2 && !s->el2_enabled)
         return "the PE is at EL2 in a Security state where EL2 is disabled";
     return NULL;
+}
+
+const char *pe_state_error(const pmt_pe *pe, const pmt_pe_state *s)
+{
+    const char *why = state_error(pe, s);
+    if (!why && !pe->cfg.have_el2 && s->el2_enabled)
+        why = "el2_enabled is true without EL2";
+    return why ? why : state_contradiction(pe, s);
 }
 
 pmt_status pmt_pe_set_state(pmt_pe *pe, const pmt_pe_state *state)
