@@ -212,9 +212,13 @@ void pe_log(const pmt_pe *pe, const char *fmt, ...)
  * without EL2 (pe.c). */
 const char *pe_state_error(const pmt_pe *pe, const pmt_pe_state *s);
 
-/* The description of the saved state (pe/state.c), for the tests that check it (fields.h). */
+/* The descriptions of the saved state (pe/state.c) and of the configuration (pe/config.c), for
+ * the tests that check them (fields.h). */
 struct pe_field;
 const struct pe_field *pe_state_fields(size_t *n);
+const struct pe_field *pe_config_fields(size_t *n);
+/* Whether every field of a config is in its range; if not, a line saying which is not. */
+bool pe_config_fields_valid(const pmt_pe_config *c, char *why, size_t why_size);
 
 /* Register access by decoded register, dispatched to the unit that owns it (pe.c). */
 pmt_access pe_reg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);

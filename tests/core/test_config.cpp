@@ -2,6 +2,7 @@
 #include "pe_fixture.h"
 
 #include <cstring>
+#include <functional>
 
 namespace
 {
@@ -41,6 +42,135 @@ TEST_F(Config, InvalidFeatureCombinationsAreRefused)
     pmt_pe *ok = pmt_pe_create(&c, &cb);
     EXPECT_NE(ok, nullptr);
     pmt_pe_destroy(ok);
+}
+
+// Issue 27: every field of the config is checked against its documented range whether or not
+// the feature it belongs to is implemented (pmt_pe.h): a field of an absent feature that some code
+// reads anyway (a restore computed 1 << trbe.align without FEAT_TRBE: "shift exponent 130 is too
+// large") must not be out of range either. Such a config is refused (pmt_pe_create answers NULL)
+// with a log line that names the field. One test per class of field; each row changes one field
+// of the default config, where FEAT_TRBE and FEAT_ETE are absent.
+class ConfigRange : public Config
+{
+  protected:
+    void expect_refused(const std::function<void(pmt_pe_config &)> &change, const char *field)
+    {
+        pmt_pe_config c = pmt_pe_config_default();
+        change(c);
+        log_lines.clear();
+        pmt_pe_callbacks cb = callbacks();
+        pmt_pe *p = pmt_pe_create(&c, &cb);
+        EXPECT_EQ(p, nullptr) << field;
+        pmt_pe_destroy(p);
+        ASSERT_EQ(log_lines.size(), 1u) << field;
+        EXPECT_NE(log_lines[0].find(std::string("bad config: ") + field), std::string::npos)
+            << log_lines[0];
+    }
+    // An enum field set to a value outside the enumeration, as C code can.
+    template <typename E> static void set(E &field, unsigned v)
+    {
+        static_assert(sizeof(E) == sizeof v, "an enum of the C API is an unsigned int");
+        std::memcpy(&field, &v, sizeof v);
+    }
+};
+
+TEST_F(ConfigRange, TraceBufferUnitNumbersWithoutFeatTrbe)
+{
+    ASSERT_FALSE(cfg.trbe.feat_trbe);
+    expect_refused([](pmt_pe_config &c) { c.trbe.align = 130; }, "trbe.align");
+    expect_refused([](pmt_pe_config &c) { c.trbe.align = 12; }, "trbe.align");
+    expect_refused([](pmt_pe_config &c) { c.trbe.pa_bits = 0; }, "trbe.pa_bits");
+    expect_refused([](pmt_pe_config &c) { c.trbe.pa_bits = 57; }, "trbe.pa_bits");
+    expect_refused([](pmt_pe_config &c) { c.trbe.erratum_fill_overwrite_bytes = 0; },
+                   "trbe.erratum_fill_overwrite_bytes");
+    expect_refused([](pmt_pe_config &c) { c.trbe.erratum_fill_overwrite_bytes = 257; },
+                   "trbe.erratum_fill_overwrite_bytes");
+    expect_refused([](pmt_pe_config &c) { c.trbe.part_number = 0x1000; }, "trbe.part_number");
+    expect_refused([](pmt_pe_config &c) { c.trbe.revision = 0x10; }, "trbe.revision");
+}
+
+TEST_F(ConfigRange, TraceBufferUnitEnumsWithoutFeatTrbe)
+{
+    expect_refused([](pmt_pe_config &c) { set(c.trbe.ext_abort, 4); }, "trbe.ext_abort");
+    expect_refused([](pmt_pe_config &c) { set(c.trbe.reserved_e2tb, 3); }, "trbe.reserved_e2tb");
+    expect_refused([](pmt_pe_config &c) { set(c.trbe.reserved_trfcr_ee, 0xFFFFFFFF); },
+                   "trbe.reserved_trfcr_ee");
+}
+
+TEST_F(ConfigRange, TraceUnitCountsWithoutFeatEte)
+{
+    ASSERT_FALSE(cfg.ete.feat_ete);
+    expect_refused([](pmt_pe_config &c) { c.ete.num_ac_pairs = 9; }, "ete.num_ac_pairs");
+    expect_refused([](pmt_pe_config &c) { c.ete.num_cid_comps = 9; }, "ete.num_cid_comps");
+    expect_refused([](pmt_pe_config &c) { c.ete.num_vmid_comps = 100; }, "ete.num_vmid_comps");
+    expect_refused([](pmt_pe_config &c) { c.ete.num_rs_pairs = 17; }, "ete.num_rs_pairs");
+    expect_refused([](pmt_pe_config &c) { c.ete.num_rs_pairs = 1; }, "ete.num_rs_pairs");
+    expect_refused([](pmt_pe_config &c) { c.ete.num_ext_in_sel = 5; }, "ete.num_ext_in_sel");
+    expect_refused([](pmt_pe_config &c) { c.ete.num_claim_tags = 33; }, "ete.num_claim_tags");
+    expect_refused([](pmt_pe_config &c) { c.ete.unit_buffer = 5000; }, "ete.unit_buffer");
+    expect_refused([](pmt_pe_config &c) { c.ete.unit_buffer = 100; }, "ete.unit_buffer");
+}
+
+TEST_F(ConfigRange, TraceUnitValuesWithoutTheirFeature)
+{
+    // TRCIDR3.CCITMIN without cycle counting, TRCSYNCPR.PERIOD without a fixed period.
+    expect_refused(
+        [](pmt_pe_config &c) {
+            c.ete.cycle_counting = false;
+            c.ete.ccitmin = 0;
+        },
+        "ete.ccitmin");
+    expect_refused([](pmt_pe_config &c) { c.ete.ccitmin = 0x1000; }, "ete.ccitmin");
+    expect_refused([](pmt_pe_config &c) { c.ete.cc_size = 9; }, "ete.cc_size");
+    expect_refused(
+        [](pmt_pe_config &c) {
+            c.ete.fixed_sync_period = false;
+            c.ete.sync_period = 64;
+        },
+        "ete.sync_period");
+    expect_refused([](pmt_pe_config &c) { c.ete.revision = 0x10; }, "ete.revision");
+    expect_refused([](pmt_pe_config &c) { set(c.ete.busy_write, 2); }, "ete.busy_write");
+}
+
+TEST_F(ConfigRange, PmuFieldsOfAbsentFeatures)
+{
+    ASSERT_FALSE(cfg.feat_ebep || cfg.feat_sebep || cfg.feat_ss);
+    expect_refused([](pmt_pe_config &c) { set(c.reserved_mdcr_el2_pmee, 4); },
+                   "reserved_mdcr_el2_pmee");
+    expect_refused([](pmt_pe_config &c) { set(c.reserved_pmecr_sse, 3); }, "reserved_pmecr_sse");
+    expect_refused([](pmt_pe_config &c) { set(c.sync_events, 2); }, "sync_events");
+    expect_refused([](pmt_pe_config &c) { c.num_sync_events = 17; }, "num_sync_events");
+    expect_refused([](pmt_pe_config &c) { set(c.sync_values, 7); }, "sync_values");
+    expect_refused([](pmt_pe_config &c) { set(c.pcsr, 3); }, "pcsr");
+    expect_refused([](pmt_pe_config &c) { c.va_bits = 47; }, "va_bits");
+    expect_refused([](pmt_pe_config &c) { c.va_bits = 64; }, "va_bits");
+    expect_refused([](pmt_pe_config &c) { c.num_counters = 130; }, "num_counters");
+    expect_refused([](pmt_pe_config &c) { set(c.pmu_version, 130); }, "pmu_version");
+}
+
+// A bool of the config whose byte is neither 0 nor 1 (C code can make one with memset or
+// memcpy) is refused; it is read as a byte, never as a bool.
+TEST_F(ConfigRange, ABoolThatIsNeitherFalseNorTrue)
+{
+    const unsigned char b175 = 175;
+    expect_refused([&](pmt_pe_config &c) { std::memcpy(&c.have_el2, &b175, 1); }, "have_el2");
+    expect_refused([&](pmt_pe_config &c) { std::memcpy(&c.trbe.feat_trbe, &b175, 1); },
+                   "trbe.feat_trbe");
+    expect_refused([&](pmt_pe_config &c) { std::memcpy(&c.ete.feat_ete, &b175, 1); },
+                   "ete.feat_ete");
+    expect_refused([&](pmt_pe_config &c) { std::memcpy(&c.trbe.flush_pad, &b175, 1); },
+                   "trbe.flush_pad");
+}
+
+// The defaults of every field, and a config with every feature, are in range.
+TEST_F(ConfigRange, TheDefaultsAndEveryFeatureAreAccepted)
+{
+    cfg.trbe.feat_trbe = cfg.trbe.feat_trbe_exc = cfg.trbe.feat_trbe_ext = true;
+    cfg.ete.feat_ete = true;
+    cfg.ete.unit_buffer = PMT_ETE_UNIT_BUFFER_MAX;
+    cfg.pmu_version = PMT_PMUV3P9;
+    cfg.feat_ebep = cfg.feat_sebep = cfg.feat_ss = cfg.feat_icntr = true;
+    make();
 }
 
 TEST_F(Config, NullArgumentsAreAnsweredNotFatal)

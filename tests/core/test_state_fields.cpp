@@ -1,9 +1,10 @@
-// test_state_fields.cpp - the description of the saved state (c-core/src/pe/state.c) is
-// complete: every byte of struct pmt_pe_arch that is not padding belongs to exactly one described
-// field, and each entry is well formed. pmt_pe_save and pmt_pe_restore copy the state only
-// through its description, and pmt_pe_restore checks each described field's values: a field
-// added to the struct without a description fails here (issue 27: the hand-kept list of a
-// state's bools that the state had grown past).
+// test_state_fields.cpp - the descriptions of the saved state (c-core/src/pe/state.c) and of the
+// configuration (c-core/src/pe/config.c) are complete: every byte of struct pmt_pe_arch and of
+// pmt_pe_config that is not padding belongs to exactly one described field, and each entry is
+// well formed. pmt_pe_save and pmt_pe_restore copy the state only through its description, and
+// pmt_pe_restore and pmt_pe_create check each described field's values: a field added to either
+// struct without a description fails here (issue 27: the hand-kept list of a state's bools that
+// the state had grown past).
 //
 // Which bytes are padding comes from the compiler: GCC's __builtin_clear_padding clears exactly
 // the padding of an object (GCC 11 and later; the test is skipped with a compiler without it).
@@ -113,6 +114,13 @@ Description state()
     return d;
 }
 
+Description config()
+{
+    Description d{};
+    d.fields = pe_config_fields(&d.n);
+    return d;
+}
+
 } // namespace
 
 TEST(StateFields, TheSavedStateDescriptionIsWellFormed)
@@ -126,6 +134,19 @@ TEST(StateFields, EveryByteOfTheSavedStateBelongsToADescribedField)
     GTEST_SKIP() << "the compiler has no __builtin_clear_padding";
 #endif
     expect_complete(state(), member_bytes<pmt_pe_arch>());
+}
+
+TEST(StateFields, TheConfigDescriptionIsWellFormed)
+{
+    expect_well_formed(config(), sizeof(pmt_pe_config));
+}
+
+TEST(StateFields, EveryByteOfTheConfigBelongsToADescribedField)
+{
+#ifndef HAVE_CLEAR_PADDING
+    GTEST_SKIP() << "the compiler has no __builtin_clear_padding";
+#endif
+    expect_complete(config(), member_bytes<pmt_pe_config>());
 }
 
 // The check itself finds a field left out: with one entry dropped from the description, the

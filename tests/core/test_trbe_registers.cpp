@@ -82,7 +82,7 @@ TEST_F(TrbeRegs, BadConfigurationsAreRefusedWithAReason)
          "RES0"},
         {[](pmt_pe_config &c) { c.trbe.pa_bits = 60; }, "pa_bits"},
         {[](pmt_pe_config &c) { c.trbe.ext_abort = static_cast<pmt_trbe_ext_abort>(9); },
-         "pmt_trbe_ext_abort"},
+         "trbe.ext_abort must be 0..3"},
     };
     for (auto &k : cases) {
         pmt_pe_config c = cfg;

@@ -188,7 +188,9 @@ typedef struct pmt_pe_callbacks {
     void (*log)(void *user, const char *message);
 } pmt_pe_callbacks;
 
-/* Creates a model; NULL (and, when log is given, a line saying why) for a bad config. */
+/* Creates a model; NULL (and, when log is given, a line saying why) for a bad config: a field
+ * outside its documented range, whether or not the feature it belongs to is implemented (a bool
+ * whose byte is neither 0 nor 1 too), or fields that contradict each other. */
 pmt_pe *pmt_pe_create(const pmt_pe_config *config, const pmt_pe_callbacks *callbacks);
 void pmt_pe_destroy(pmt_pe *pe);
 /* Cold reset: every register to its architectural reset value (UNKNOWN values read as 0). */

@@ -1,10 +1,10 @@
 /*
  * fields.h - a plain-data struct described field by field: where each field is, how big, and
- * the values it may hold. The saved state (pe/state.c) is described this way, and the code that
- * takes it from outside the model goes through the description: pmt_pe_save and pmt_pe_restore
- * copy the state field by field, and pmt_pe_restore checks each field against its values.
- * tests/core/test_state_fields.cpp checks that a description covers every byte of its struct
- * that is not padding.
+ * the values it may hold. The saved state (pe/state.c) and the configuration (pe/config.c) are
+ * described this way, and the code that takes them from outside the model goes through the
+ * description: pmt_pe_save and pmt_pe_restore copy the state field by field, pmt_pe_restore and
+ * pmt_pe_create check each field against its values. tests/core/test_state_fields.cpp checks
+ * that a description covers every byte of its struct that is not padding.
  */
 #ifndef PMTRACE_PE_FIELDS_H
 #define PMTRACE_PE_FIELDS_H

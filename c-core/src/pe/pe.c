@@ -66,7 +66,8 @@ pmt_pe_config pmt_pe_config_default(void)
     return c;
 }
 
-/* Checks a config; on a bad one returns a reason. */
+/* The rules between the fields of a config whose every field is in range (pe/config.c); on a
+ * bad one returns a reason. */
 static const char *config_error(const pmt_pe_config *c)
 {
     switch (c->pmu_version) {
@@ -79,8 +80,6 @@ static const char *config_error(const pmt_pe_config *c)
     case PMT_PMUV3P9: break;
     default: return "pmu_version is not a FEAT_PMUv3 version";
     }
-    if (c->num_counters > PMT_MAX_EVENT_COUNTERS)
-        return "num_counters must be 0..31";
     if (c->feat_hpmn0 && c->pmu_version < PMT_PMUV3P1)
         return "FEAT_HPMN0 needs FEAT_PMUv3p1";
     if (c->num_counters == 0 && c->have_el2 && !c->feat_hpmn0)
@@ -99,23 +98,8 @@ static const char *config_error(const pmt_pe_config *c)
         return "FEAT_RME needs EL3";
     if (c->feat_spe_dpfzs && !c->feat_spev1p2)
         return "FEAT_SPE_DPFZS needs FEAT_SPEv1p2";
-    if (c->unattributable != PMT_UNATTRIB_NOT_COUNTED && c->unattributable != PMT_UNATTRIB_COUNTED)
-        return "unattributable is not a pmt_unattributable_policy";
-    if (c->ext_layout != PMT_EXT32 && c->ext_layout != PMT_EXT64)
-        return "ext_layout is not a pmt_ext_layout";
-    if (c->part_number > 0xFFF || c->revision > 0xF)
-        return "part_number is 12 bits and revision 4 bits";
-    if (c->sync_events != PMT_SYNC_EVENTS_RECOMMENDED && c->sync_events != PMT_SYNC_EVENTS_LIST)
-        return "sync_events is not a pmt_sync_events";
-    if (c->num_sync_events > PMT_MAX_SYNC_EVENT_LIST)
-        return "num_sync_events is larger than PMT_MAX_SYNC_EVENT_LIST";
-    if (c->sync_values != PMT_SYNC_VALUES_AFTER && c->sync_values != PMT_SYNC_VALUES_BEFORE)
-        return "sync_values is not a pmt_sync_values";
     if (c->va_bits != 0 && c->va_bits != 48 && c->va_bits != 52 && c->va_bits != 56)
         return "va_bits must be 48, 52 or 56";
-    if (c->pcsr != PMT_PCSR_NONE && c->pcsr != PMT_PCSR_DEBUG_FRAME &&
-        c->pcsr != PMT_PCSR_PMU_FRAME)
-        return "pcsr is not a pmt_pcsr_location";
     if (c->feat_pcsrv8p9 && c->pcsr != PMT_PCSR_PMU_FRAME)
         return "FEAT_PCSRv8p9 needs FEAT_PCSRv8p2 (pcsr = PMT_PCSR_PMU_FRAME)";
     if (c->debug_software_lock && c->pcsr != PMT_PCSR_DEBUG_FRAME)
@@ -123,14 +107,8 @@ static const char *config_error(const pmt_pe_config *c)
                "(pcsr = PMT_PCSR_DEBUG_FRAME)";
     if ((c->feat_vhe || c->feat_vmid16) && !c->have_el2)
         return "FEAT_VHE and FEAT_VMID16 need EL2";
-    if ((unsigned)c->reserved_pmecr_pmee > (unsigned)PMT_RESPMEE_AS_11 ||
-        (unsigned)c->reserved_mdcr_el2_pmee > (unsigned)PMT_RESPMEE_AS_11 ||
-        (unsigned)c->reserved_mdcr_el3_pmee > (unsigned)PMT_RESPMEE_AS_11)
-        return "reserved_*_pmee is not a pmt_reserved_pmee";
     if (c->reserved_pmecr_pmee == PMT_RESPMEE_AS_01)
         return "PMECR_EL1.PMEE has no 0b01 to behave as (reserved_pmecr_pmee)";
-    if ((unsigned)c->reserved_pmecr_sse > (unsigned)PMT_RESPMSSE_AS_11)
-        return "reserved_pmecr_sse is not a pmt_reserved_sse";
     const char *why = trbe_config_error(c);
     return why ? why : ete_config_error(c);
 }
@@ -146,7 +124,9 @@ pmt_pe *pmt_pe_create(const pmt_pe_config *config, const pmt_pe_callbacks *callb
 {
     if (!config)
         return NULL;
-    const char *why = config_error(config);
+    char range[160];
+    const char *why =
+        pe_config_fields_valid(config, range, sizeof range) ? config_error(config) : range;
     if (why) {
         if (callbacks && callbacks->log) {
             char line[200];

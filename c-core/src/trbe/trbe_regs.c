@@ -511,15 +511,12 @@ void trbe_mdcr_written(pmt_pe *pe, bool el3, uint64_t old)
 
 const char *trbe_config_error(const pmt_pe_config *c)
 {
+    /* Each field's range is checked before (pe/config.c), with FEAT_TRBE or without. */
     const pmt_trbe_config *t = &c->trbe;
     if (!t->feat_trbe)
         return t->feat_trbe_exc || t->feat_trbe_ext
                    ? "FEAT_TRBE_EXC and FEAT_TRBE_EXT need FEAT_TRBE"
                    : NULL;
-    if (t->align > 11)
-        return "trbe.align (TRBIDR_EL1.Align) must be 0..11 (1 byte to 2 KiB)";
-    if ((unsigned)t->ext_abort > (unsigned)PMT_TRBE_EA_REPORT_ASYNC)
-        return "trbe.ext_abort is not a pmt_trbe_ext_abort";
     bool report =
         t->ext_abort == PMT_TRBE_EA_REPORT_SYNC || t->ext_abort == PMT_TRBE_EA_REPORT_ASYNC;
     if (report && t->armv9p3)
@@ -530,19 +527,8 @@ const char *trbe_config_error(const pmt_pe_config *c)
         return "from Armv9.3 TRBIDR_EL1.F is 1 (RFBKCC)";
     if (t->armv9p3 && t->walk_abort_sets_ea)
         return "from Armv9.3 TRBSR_ELx.EA is RES0 (trbe.walk_abort_sets_ea)";
-    if (t->pa_bits < 32 || t->pa_bits > 56)
-        return "trbe.pa_bits (PAMax) must be 32..56";
-    if (t->part_number > 0xFFF || t->revision > 0xF)
-        return "trbe.part_number is 12 bits and trbe.revision 4 bits";
-    if ((unsigned)t->reserved_e2tb > (unsigned)PMT_RESE2TB_AS_00)
-        return "trbe.reserved_e2tb is not a pmt_reserved_e2tb";
-    if ((unsigned)t->reserved_trfcr_ee > (unsigned)PMT_RESTRFEE_AS_11)
-        return "trbe.reserved_trfcr_ee is not a pmt_reserved_trfcr_ee";
     if (c->feat_nv && t->reserved_trfcr_ee != PMT_RESTRFEE_AS_EE1)
         return "with FEAT_NV TRFCR_EL1.EE 0b01 and 0b10 behave as ee<0> = ee<1> "
                "(trbe.reserved_trfcr_ee must be PMT_RESTRFEE_AS_EE1)";
-    if (t->erratum_fill_overwrite &&
-        (t->erratum_fill_overwrite_bytes == 0 || t->erratum_fill_overwrite_bytes > 256))
-        return "trbe.erratum_fill_overwrite_bytes must be 1..256";
     return NULL;
 }
