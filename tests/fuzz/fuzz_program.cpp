@@ -6,6 +6,7 @@
 #include "fuzz_program.h"
 
 extern "C" {
+#include "pe/fields.h"
 #include "pe_internal.h"
 #include "trbe/trbe_internal.h"
 }
@@ -50,6 +51,30 @@ static struct Stats {
 // ----------------------------------------------------------------------------------------------
 // Configs
 
+// A value for a field whose values are lo..hi: from one byte, in range below 0xF0; from 0xF0 on,
+// one pmt_pe_create must refuse: one below lo (one above hi when lo is 0), one above hi, a byte
+// more above it, or any 32-bit value (the next four bytes).
+static unsigned ranged(Input &in, unsigned lo, unsigned hi)
+{
+    const uint8_t b = in.u8();
+    if (b < 0xF0)
+        return lo + b % (hi - lo + 1);
+    switch (b & 3) {
+    case 0: return lo ? lo - 1 : hi + 1;
+    case 1: return hi + 1;
+    case 2: return hi + 1 + in.u8();
+    default: return in.u32();
+    }
+}
+
+// An enum field set to any value, which C code reads as the unsigned int it is (a C++ enum
+// conversion of a value outside the enumeration would be undefined).
+template <typename E> static void set_enum(E &field, unsigned v)
+{
+    static_assert(sizeof(E) == sizeof v, "an enum of the C API is an unsigned int");
+    std::memcpy(&field, &v, sizeof v);
+}
+
 pmt_pe_config config_any(Input &in)
 {
     pmt_pe_config c = pmt_pe_config_default();
@@ -60,9 +85,9 @@ pmt_pe_config config_any(Input &in)
     c.have_sel2 = bit(2);
     c.have_rme = bit(3);
     c.have_aarch32 = bit(4);
-    static const int versions[] = {0, 1, 2, 4, 5, 6, 7, 8, 9, 3, 10, 255};
-    c.pmu_version = static_cast<pmt_pmu_version>(versions[in.u8() % 12]);
-    c.num_counters = in.u8() % 40; // 32..39 are refused
+    static const unsigned versions[] = {0, 1, 2, 4, 5, 6, 7, 8, 9, 3, 10, 255};
+    set_enum(c.pmu_version, versions[in.u8() % 12]);
+    c.num_counters = ranged(in, 0, PMT_MAX_EVENT_COUNTERS);
     c.feat_hpmn0 = bit(5);
     c.feat_extpmn = bit(6);
     c.feat_icntr = bit(7);
@@ -80,37 +105,44 @@ pmt_pe_config config_any(Input &in)
     c.pmcr_imp = in.u8();
     c.pmcr_idcode = in.u8();
     c.pmmir = in.value();
-    c.unattributable = static_cast<pmt_unattributable_policy>(in.u8() % 3);
-    c.ext_layout = static_cast<pmt_ext_layout>(in.u8() % 3);
+    set_enum(c.unattributable, ranged(in, 0, 1));
+    set_enum(c.ext_layout, ranged(in, 0, 1));
     c.ext_software_lock = bit(17);
     c.mpidr = in.value();
     c.pmiidr = in.u32();
-    c.part_number = static_cast<uint16_t>(in.u16() & 0x1FFF);
-    c.revision = static_cast<uint8_t>(in.u8() & 0x1F);
+    c.part_number = static_cast<uint16_t>(ranged(in, 0, 0xFFF));
+    c.revision = static_cast<uint8_t>(ranged(in, 0, 0xF));
     c.chain_across_ranges = bit(18);
-    c.sync_events = static_cast<pmt_sync_events>(in.u8() % 3);
-    c.num_sync_events = in.u8() % 20;
+    set_enum(c.reserved_pmecr_pmee, ranged(in, 0, 3));
+    set_enum(c.reserved_mdcr_el2_pmee, ranged(in, 0, 3));
+    set_enum(c.reserved_mdcr_el3_pmee, ranged(in, 0, 3));
+    set_enum(c.reserved_pmecr_sse, ranged(in, 0, 2));
+    c.feat_nv = bit(47);
+    set_enum(c.sync_events, ranged(in, 0, 1));
+    c.num_sync_events = ranged(in, 0, PMT_MAX_SYNC_EVENT_LIST);
     for (auto &e : c.sync_event_list)
         e = in.u16();
-    c.sync_values = static_cast<pmt_sync_values>(in.u8() % 3);
+    set_enum(c.sync_values, ranged(in, 0, 1));
     static const unsigned va[] = {0, 48, 52, 56, 47, 64};
     c.va_bits = va[in.u8() % 6];
     c.capture_in_debug = bit(19);
-    c.pcsr = static_cast<pmt_pcsr_location>(in.u8() % 4);
+    set_enum(c.pcsr, ranged(in, 0, 2));
     c.feat_vhe = bit(20);
     c.feat_debugv8p2 = bit(21);
     c.feat_vmid16 = bit(22);
     c.debug_software_lock = bit(23);
     c.pmpcsctl_imp = bit(24);
+    // The Trace Buffer Unit's and the trace unit's fields are in or out of range whether the
+    // feature is implemented or not (issue 27: trbe.align 130 without FEAT_TRBE).
     pmt_trbe_config &t = c.trbe;
     t.feat_trbe = bit(25);
     t.feat_trbe_exc = bit(26);
     t.feat_trbe_ext = bit(27);
     t.armv9p3 = bit(28);
-    t.align = in.u8() % 14; // 12, 13 are refused
+    t.align = ranged(in, 0, 11);
     t.flag_updates = bit(29);
-    t.pa_bits = 28 + in.u8() % 32;
-    t.ext_abort = static_cast<pmt_trbe_ext_abort>(in.u8() % 5);
+    t.pa_bits = ranged(in, 32, 56);
+    set_enum(t.ext_abort, ranged(in, 0, 3));
     t.walk_abort_as_fault = bit(30);
     t.walk_abort_sets_ea = bit(31);
     t.trb_trig_countable = bit(32);
@@ -119,30 +151,36 @@ pmt_pe_config config_any(Input &in)
     t.flush_pad = bit(35);
     t.pad_byte = in.u8();
     t.impdef_events = bit(36);
+    set_enum(t.reserved_e2tb, ranged(in, 0, 2));
+    set_enum(t.reserved_trfcr_ee, ranged(in, 0, 2));
+    t.erratum_fill_overwrite = bit(48);
+    t.erratum_fill_overwrite_bytes = static_cast<uint16_t>(ranged(in, 1, 256));
+    t.erratum_write_out_of_range = bit(49);
+    t.erratum_drain_after_disable = bit(50);
     t.erratum_ctxt_sync_after_enable = bit(45);
-    t.part_number = static_cast<uint16_t>(in.u16() & 0x1FFF);
-    t.revision = static_cast<uint8_t>(in.u8() & 0x1F);
+    t.part_number = static_cast<uint16_t>(ranged(in, 0, 0xFFF));
+    t.revision = static_cast<uint8_t>(ranged(in, 0, 0xF));
     pmt_ete_config &e = c.ete;
     e.feat_ete = bit(37);
-    e.num_ac_pairs = in.u8() % 10;
-    e.num_cid_comps = in.u8() % 10;
-    e.num_vmid_comps = in.u8() % 10;
-    e.num_rs_pairs = in.u8() % 18;
-    e.num_ext_in_sel = in.u8() % 6;
+    e.num_ac_pairs = ranged(in, 0, PMT_ETE_MAX_AC_PAIRS);
+    e.num_cid_comps = ranged(in, 0, PMT_ETE_MAX_CTX_COMPS);
+    e.num_vmid_comps = ranged(in, 0, PMT_ETE_MAX_CTX_COMPS);
+    e.num_rs_pairs = ranged(in, 0, PMT_ETE_MAX_RS_PAIRS); // 1 is refused
+    e.num_ext_in_sel = ranged(in, 0, PMT_ETE_MAX_EXT_IN_SEL);
     e.wfx_p0 = bit(38);
     e.cycle_counting = bit(39);
-    e.ccitmin = in.u16() & 0x1FFF;
-    e.cc_size = in.u8() % 10;
+    e.ccitmin = ranged(in, 1, 0xFFF);
+    e.cc_size = ranged(in, 0, 8);
     e.timestamps = bit(40);
     e.return_stack = bit(41);
     e.branch_broadcast = bit(42);
     e.fixed_sync_period = bit(43);
-    e.sync_period = in.u8() % 24;
+    e.sync_period = ranged(in, 8, 20);
     e.trace_id = bit(44);
-    e.num_claim_tags = in.u8() % 34;
+    e.num_claim_tags = ranged(in, 0, PMT_ETE_MAX_CLAIM_TAGS);
     e.designer = in.u8();
-    e.revision = in.u8();
-    e.busy_write = static_cast<pmt_ete_busy_write>(in.u8() % 3);
+    e.revision = static_cast<uint8_t>(ranged(in, 0, 0xF));
+    set_enum(e.busy_write, ranged(in, 0, 1));
     e.unit_buffer = bit(46) ? 1024u << (in.u8() % 3) : in.u16() % 5000u;
     return c;
 }
@@ -1244,6 +1282,19 @@ void run(const pmt_pe_config &cfg, Mix mix, Input &in)
     run_rig(a, mix, in);
 }
 
+// A byte of one field of a saved state, every field as likely as any other however big (a blob
+// is a header of 8 bytes, then each field of c-core/src/pe/state.c's description in its order).
+static size_t field_byte(Input &in)
+{
+    size_t n = 0;
+    const pe_field *f = pe_state_fields(&n);
+    const size_t k = in.u16() % n;
+    size_t at = 8;
+    for (size_t i = 0; i < k; i++)
+        at += f[i].size;
+    return at + in.u16() % f[k].size;
+}
+
 void run_restore(Input &in)
 {
     pmt_pe_config cfg = config_preset(in);
@@ -1261,7 +1312,8 @@ void run_restore(Input &in)
     std::vector<uint8_t> blob(size);
     if (pmt_pe_save(a.pe, blob.data(), size) != PMT_OK)
         violated("pmt_pe_save failed");
-    // Mutations: flip bytes, overwrite words, or take the input as the blob.
+    // Mutations: flip bits or overwrite bytes, anywhere or in a field chosen by its place in the
+    // description, or take the input as the blob.
     uint8_t how = in.u8();
     if ((how & 3) == 3) {
         size_t n = 0;
@@ -1280,8 +1332,8 @@ void run_restore(Input &in)
     } else {
         unsigned edits = 1 + (how >> 2) % 16;
         for (unsigned i = 0; i < edits && !in.empty(); i++) {
-            size_t at = in.u32() % size;
-            uint8_t kind = in.u8();
+            const uint8_t kind = in.u8();
+            const size_t at = (kind & 0x80) ? field_byte(in) : in.u32() % size;
             if (kind & 1)
                 blob[at] ^= static_cast<uint8_t>(1u << (kind >> 1 & 7));
             else
@@ -1295,6 +1347,11 @@ void run_restore(Input &in)
         violated("pmt_pe_restore answered neither OK nor STATE_BLOB", static_cast<uint64_t>(s));
     if (s != PMT_OK)
         return;
+    // A restore is a copy: the state taken, saved again, is the blob byte for byte (a state the
+    // model would change on the way in is one no model of the config is in, and refused).
+    std::vector<uint8_t> again(size);
+    if (blob.size() != size || pmt_pe_save(a.pe, again.data(), size) != PMT_OK || again != blob)
+        violated("a restored state saves as another blob");
     // A state restore accepted is a state the model works from: run the rest on it. The outputs'
     // levels follow from the restored registers, reported through the callbacks.
     a.irq = pmt_pmu_irq_level(a.pe);

@@ -5,6 +5,7 @@ fuzz_program.cpp whatever the harness's mix; operands follow as decode() reads t
 Run: tests/fuzz/make_seeds.py (rewrites the corpus directories)."""
 import base64
 import os
+import re
 import struct
 
 # enum Op in fuzz_program.cpp, in order.
@@ -122,15 +123,91 @@ EXTERNAL_DEBUG = 0x09  # Non-secure, through the external debug interface (no so
 SECURE = 0x03          # Secure, memory-mapped
 
 
+# config_any(): the fields it reads after the 64 feature bits, in its order, and how. A ranged
+# field takes a byte below 0xF0 for a value in range (lo + byte % span) and 0xF3 + u32(v) for any
+# value v, which pmt_pe_create must refuse when it is out of range.
+CONFIG_ANY = (["version:u8", "num_counters:r", "common_events0:v", "common_events1:v",
+               "pmcr_imp:u8", "pmcr_idcode:u8", "pmmir:v", "unattributable:r", "ext_layout:r",
+               "mpidr:v", "pmiidr:u32", "part_number:r", "revision:r", "reserved_pmecr_pmee:r",
+               "reserved_mdcr_el2_pmee:r", "reserved_mdcr_el3_pmee:r", "reserved_pmecr_sse:r",
+               "sync_events:r", "num_sync_events:r"]
+              + ["sync_event_list%d:u16" % i for i in range(16)]
+              + ["sync_values:r", "va_bits:u8", "pcsr:r", "trbe.align:r", "trbe.pa_bits:r",
+                 "trbe.ext_abort:r", "trbe.pad_byte:u8", "trbe.reserved_e2tb:r",
+                 "trbe.reserved_trfcr_ee:r", "trbe.erratum_fill_overwrite_bytes:r",
+                 "trbe.part_number:r", "trbe.revision:r", "ete.num_ac_pairs:r",
+                 "ete.num_cid_comps:r", "ete.num_vmid_comps:r", "ete.num_rs_pairs:r",
+                 "ete.num_ext_in_sel:r", "ete.ccitmin:r", "ete.cc_size:r", "ete.sync_period:r",
+                 "ete.num_claim_tags:r", "ete.designer:u8", "ete.revision:r", "ete.busy_write:r",
+                 "ete.unit_buffer:u16"])
+
+
+def config_any(features, **fields):
+    """The bytes config_any() reads: the feature bits, then each field's given bytes (see
+    in_range and out_of_range) or its smallest value in range (a zero byte)."""
+    out = struct.pack("<Q", features & (1 << 64) - 1)
+    for entry in CONFIG_ANY:
+        name, how = entry.split(":")
+        if name in fields:
+            out += fields.pop(name)
+        else:
+            out += {"u8": u8(0), "r": u8(0), "v": u8(0), "u16": u16(0), "u32": u32(0)}[how]
+    assert not fields, fields
+    return out
+
+
+def in_range(i): return u8(i)              # a ranged field: lo + i (i below its span)
+def out_of_range(v): return u8(0xF3) + u32(v)  # a ranged field: any value
+
+
+EL2_EL3 = 0x3
+FEAT_TRBE = 1 << 25
+
+
+# run_restore()'s edits of a saved state: a field by its index in the description of
+# c-core/src/pe/state.c (counted here from that file, so the seeds name fields, not offsets),
+# then a byte of it: flip a bit (kind bit 0 set, bits 1-3 the bit) or write a byte.
+def state_fields():
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "c-core",
+                            "src", "pe", "state.c")).read()
+    table = src[src.index("state_fields[] = {"):]
+    table = table[:table.index("};")]
+    return re.findall(r"\b(?:F|R|A|AR|USED)\(([\w.]+)", table)
+
+
+def prefix(program):
+    assert len(program) < 64
+    return u8(len(program)) + program
+
+
+def field_flip(name, byte=0, bit=0):
+    return u8(0x81 | bit << 1) + u16(state_fields().index(name)) + u16(byte)
+
+
+def field_write(name, value, byte=0):
+    return u8(0x80) + u16(state_fields().index(name)) + u16(byte) + u8(value)
+
+
 SEEDS = {
     "fuzz_config": {
-        # feature bits (EL2, EL3, + TRBE for the second), PMUv3p7, 6 counters, then zeros for
-        # every other field (valid for all but TRBE's pa_bits) and a program
-        "default": u32(0x3) + u32(0) + u8(6) + u8(6) + bytes(120) + NS_EL1 + PMU_ALL
+        # EL2 and EL3, PMUv3p7 (versions[6]), 6 counters, every other field at the smallest
+        # value of its range, and a program
+        "default": config_any(EL2_EL3, version=u8(6), num_counters=in_range(6)) + NS_EL1 + PMU_ALL
         + op("COUNT", event(8), small(40)),
-        "all_features": bytes([0xFF] * 8) + u8(8) + u8(31) + bytes(40),
-        "no_el2_el3": bytes(8) + u8(6) + u8(2) + bytes(120) + NS_EL1 + PMU_ALL
+        "all_features": config_any(~0, version=u8(8), num_counters=in_range(31)),
+        "no_el2_el3": config_any(0, version=u8(6), num_counters=in_range(2)) + NS_EL1 + PMU_ALL
         + op("COUNT", event(8), below32(0)),
+        # issue 27: trbe.align 130 without FEAT_TRBE was accepted, and a restore shifted by it
+        # (pmt_pe_create must refuse it; a model made anyway is saved and restored at FORK)
+        "trbe_align_130": config_any(EL2_EL3, version=u8(6), num_counters=in_range(6),
+                                     **{"trbe.align": out_of_range(130)}) + NS_EL1 + op("FORK")
+        + PMU_ALL + op("COUNT", event(8), small(40)),
+        # the same class: the trace unit's fields out of range without FEAT_ETE
+        "ete_fields_without_ete": config_any(EL2_EL3 | FEAT_TRBE, version=u8(6),
+                                             num_counters=in_range(6),
+                                             **{"ete.ccitmin": out_of_range(0),
+                                                "ete.sync_period": out_of_range(64)})
+        + NS_EL1 + op("FORK"),
     },
     "fuzz_pe_ops": {
         "overflow_irq": preset(0) + NS_EL1 + PMU_ALL + op("FORK") + op("COUNT", event(8), small(40))
@@ -200,12 +277,21 @@ SEEDS = {
         + tlm_tx(1, "pmu", "b_transport", "unknown", 0xE04, 4)
         + tlm_tx(1, "debug", "get_dmi", "read", 0x0A0, 4),
     },
+    # a prefix (its length, then a program), then `how` (bits 0-1: 3 the input as the blob, else
+    # edits; bits 2-5: edits - 1) and the edits
     "fuzz_restore": {
-        "flip": preset(0) + u8(8) + NS_EL1 + PMU_ALL[:5] + u8(0) + u32(40) + u8(1)
+        # MDCR_EL2.HPMN's bit 0 flipped
+        "flip": preset(0) + prefix(NS_EL1 + PMU_ALL) + u8(0) + field_flip("mdcr_el2")
         + PMU_ALL + op("COUNT", event(8), small(40)),
-        "trbe_state": preset(0) + u8(24) + (trbe_program() + trace(100)).ljust(24, b"\0") + u8(4)
-        + u32(0x180) + u8(0) + u8(0xFF) + trace(200) + op("CSYNC"),
+        # the Trace Buffer Unit's write pointer made misaligned while it holds bytes
+        "trbe_state": preset(0) + u8(24) + (trbe_program() + trace(100)).ljust(24, b"\0") + u8(0)
+        + field_write("trbe.ptr", 0xFF) + trace(200) + op("CSYNC"),
         "bytes": preset(0) + u8(0) + u8(0x0F) + bytes(64),
+        # issue 27: 175 in a bool of the trace unit's state (etr.flush_requested), which the
+        # next report read (UBSan in ete_trace.c); pmt_pe_restore must refuse it
+        "bool_175": preset(0, ete=True, unit_buffer=True) + prefix(trbe_program(trfcr=3) + NS_EL1
+                                                                   + ETE_ON + ETE_LOOP[:14])
+        + u8(0) + field_write("etr.flush_requested", 0xAF) + ETE_LOOP + op("ETE_FLUSH"),
     },
 }
 
