@@ -419,9 +419,22 @@ struct Rig {
     // to, trbe_default_el: TRBSR_EL3 with FEAT_TRBE_EXC and MDCR_EL3.TRBEE 0b11).
     bool manual_stop_drain(unsigned el) const
     {
+        return stop_event_in_op(el, PMT_TRBSR_BSC_MANUAL_STOP);
+    }
+    // The errata of the wrap (docs/choices.md "Errata"): after the Fill mode wrap this operation
+    // made, which stops collection, erratum_fill_overwrite writes up to
+    // erratum_fill_overwrite_bytes more bytes from the Base pointer, and
+    // erratum_write_out_of_range up to 64 at the Limit pointer.
+    bool wrap_erratum(unsigned el) const
+    {
+        return (cfg.trbe.erratum_fill_overwrite || cfg.trbe.erratum_write_out_of_range) &&
+               stop_event_in_op(el, PMT_TRBSR_BSC_FULL);
+    }
+    bool stop_event_in_op(unsigned el, unsigned bsc) const
+    {
         const uint64_t sr = pe->st.trbe.sr[el];
         return !stopped_at_op_start[el] && PMT_GET(TRBSR, EC, sr) == PMT_TRBSR_EC_OTHER &&
-               (PMT_GET(TRBSR, MSS, sr) & 0x3F) == PMT_TRBSR_BSC_MANUAL_STOP; // MSS.BSC
+               (PMT_GET(TRBSR, MSS, sr) & 0x3F) == bsc; // MSS.BSC
     }
 
     pmt_trbe_write_result on_write(uint64_t pa, pmt_security pas, const uint8_t *bytes, size_t n,
@@ -439,19 +452,23 @@ struct Rig {
         stats.writes++;
         if (sane && mem.tmode != 2)
             stats.writes_bounded++;
+        // With erratum_write_out_of_range, up to 64 bytes at the Limit pointer after a wrap.
+        const bool out_of_range_erratum =
+            cfg.trbe.erratum_write_out_of_range && pa >= limit && pa + n <= limit + 64;
         if (sane && (mem.tmode != 2) && base == (t.baser & ~uint64_t{0xFFF}) &&
-            limit == (t.limitr & ~uint64_t{0xFFF}) && (pa < base || pa + n > limit || n == 0))
+            limit == (t.limitr & ~uint64_t{0xFFF}) && (pa < base || pa + n > limit || n == 0) &&
+            !(out_of_range_erratum && n != 0))
             violated("trace buffer write outside [TRBBASER, TRBLIMITR)", pa, n);
         // Nothing is written while collection is stopped (TraceBufferRunning(), RYMVZL):
         // TRBSR_EL1.S, and TRBSR_EL3.S where MDCR_EL3.TRBEE is 0b1x with FEAT_TRBE_EXC in
         // self-hosted mode. (TRBSR_EL2.S, behind EffectiveTRFCR_EL2_EE, is not checked.)
         // The one exception: a Manual Stop event raised in this operation, after which the unit
         // writes the data it had accepted (RWMPMV).
-        if (PMT_GET(TRBSR, S, t.sr[1]) && !manual_stop_drain(1))
+        if (PMT_GET(TRBSR, S, t.sr[1]) && !manual_stop_drain(1) && !wrap_erratum(1))
             violated("trace buffer write while TRBSR_EL1.S is 1", pa, t.sr[1]);
         if (cfg.trbe.feat_trbe_exc && cfg.have_el3 && !pe->st.pe.self_hosted_trace_disabled &&
             PMT_GET(MDCR_EL3, TRBEE, pe->st.mdcr_el3) >= 2 && PMT_GET(TRBSR, S, t.sr[3]) &&
-            !manual_stop_drain(3))
+            !manual_stop_drain(3) && !wrap_erratum(3))
             violated("trace buffer write while TRBSR_EL3.S is 1", pa, t.sr[3]);
         // ... nor after a fault or a reported abort stopped it within the same operation.
         if (stopped_in_op)
