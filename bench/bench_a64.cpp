@@ -140,6 +140,8 @@ class counting_client : public a64_engine_client
     {
         return a64_sysreg_action::engine;
     }
+    bool on_device_access(uint64_t, unsigned, bool, uint64_t &) override { return false; }
+    bool on_fetch(uint64_t) override { return false; }
 };
 
 int run_engine(const std::string &variant, bool hooks)

@@ -172,12 +172,11 @@ void run(const uint8_t *data, size_t size)
         const a64_cpu_stats &st = cpu.stats();
         std::fprintf(stderr,
                      "fuzz_cpu: end %d (%s), %llu instructions, %llu exceptions, %llu device "
-                     "accesses, %llu aliases, %s simulated\n",
+                     "accesses, %s simulated\n",
                      static_cast<int>(cpu.end()), cpu.error().c_str(),
                      static_cast<unsigned long long>(st.instructions),
                      static_cast<unsigned long long>(st.exceptions),
                      static_cast<unsigned long long>(st.device_accesses),
-                     static_cast<unsigned long long>(st.aliases),
                      sc_core::sc_time_stamp().to_string().c_str());
     }
     if (entry_el == 1 && cpu.end() != a64_cpu_end::error) {

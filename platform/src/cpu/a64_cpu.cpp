@@ -132,7 +132,7 @@ const char *stop_name(const a64_stop &stop)
     case a64_stop_reason::sysreg: return "a system register access";
     case a64_stop_reason::wfi: return "a WFI";
     case a64_stop_reason::exception: return "an exception the engine raised";
-    case a64_stop_reason::device: return "an access outside RAM";
+    case a64_stop_reason::bus_error: return "a device access that answered an error";
     case a64_stop_reason::fetch: return "an instruction fetch outside RAM";
     case a64_stop_reason::error: return "an engine error";
     }
@@ -159,7 +159,7 @@ void a64_cpu::check_progress(const a64_stop &stop)
     std::string why = "no progress: " + std::to_string(progress_stops_) +
                       " stops in a row without an instruction retired, at pc " + hex(pc) + " (EL" +
                       std::to_string(current_el()) + "); the last: " + stop_name(stop);
-    if (stop.reason == a64_stop_reason::fetch || stop.reason == a64_stop_reason::device)
+    if (stop.reason == a64_stop_reason::fetch)
         why += " at " + hex(stop.address);
     why += "; " + std::to_string(stats_.exceptions - progress_exceptions_) +
            " exceptions taken meanwhile";
@@ -193,6 +193,7 @@ void a64_cpu::main()
         in_engine_ = false;
         trace_flush();
         count_repeats();
+        device_insn_done();
         end_fast();
         handle_stop(stop);
         check_progress(stop);
@@ -285,7 +286,6 @@ void a64_cpu::check_state(bool eret)
         }
     }
     if (el != el_) {
-        alias_el(el);
         el_ = el;
         (void)state->set_pe_state(pe_state_for(el_), qk_.get_local_time());
         // Filtering by Exception level changes what counts: the budget again.

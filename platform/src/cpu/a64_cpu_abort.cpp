@@ -46,6 +46,21 @@ a64_stage1_regime a64_cpu::regime(unsigned el)
     return s;
 }
 
+// The stage 1 regime of `el`, by number: 1 EL1&0, 2 EL2 or EL2&0, 3 EL3.
+unsigned a64_cpu::regime_number(unsigned el)
+{
+    if (el == 3)
+        return 3;
+    if (el == 2)
+        return 2;
+    if (el == 0 && config_.have_el2) {
+        const uint64_t hcr = get(*engine_, hcr_el2);
+        if ((hcr & hcr_e2h) && (hcr & hcr_tge))
+            return 2;
+    }
+    return 1;
+}
+
 a64_translation a64_cpu::translate(uint64_t va, unsigned size, bool write, bool fetch)
 {
     const unsigned el = current_el();
@@ -141,6 +156,45 @@ void a64_cpu::take_abort(const a64_stop &stop)
     // ISS (AArch64.FaultSyndrome): ISV 0 (a stage 1 fault), CM, WnR, DFSC.
     const uint32_t iss = fault.fsc() | (uint32_t{write} << 6) | (uint32_t{cm} << 8);
     take_sync(same ? EC_DABORT_SAME : EC_DABORT_LOWER, iss, stop.pc, true, true, far);
+}
+
+// Code at virtual address va may be translated: its translation reaches RAM (on_fetch). The
+// engine asks where its own map does not say (a virtual address that is not RAM's physical
+// one), when it translates code, not each time the code runs.
+bool a64_cpu::on_fetch(uint64_t va)
+{
+    const a64_translation t = translate(va, 4, false, true);
+    return t.fault.kind == a64_fault_kind::none && is_ram(t.pa, 4);
+}
+
+// The engine could not fetch from stop.address (the block at stop.pc did not start): a
+// translation fault, or a fetch from a physical address that is not RAM. The last is a
+// synchronous External abort on the fetch: the bus answers an error where nothing is mapped,
+// and the platform's devices answer no instruction fetch (with the MMU on, a fetch from Device
+// memory is not a Permission fault: INSTRDEVICE's choice; docs/choices.md).
+void a64_cpu::fetch_stop(const a64_stop &stop)
+{
+    on_block_cut(~uint64_t{0}); // the block before ran to its end
+    if (stop.address != stop.pc) {
+        fail("an instruction fetch from " + hex(stop.address) + " in the block at pc " +
+             hex(stop.pc) + " that the engine could not start");
+        return;
+    }
+    const a64_translation t = translate(stop.pc, 4, false, true);
+    const bool same = sync_target_el() == current_el();
+    const uint32_t ec = same ? EC_IABORT_SAME : EC_IABORT_LOWER;
+    if (t.fault.kind != a64_fault_kind::none) {
+        // An Instruction Abort: the translation's IFSC, FAR the virtual address.
+        take_sync(ec, t.fault.fsc(), stop.pc, true, true, stop.pc);
+        return;
+    }
+    if (!is_ram(t.pa, 4)) {
+        // A synchronous External abort on the fetch: IFSC 0b010000, FAR the virtual address.
+        take_sync(ec, 0x10, stop.pc, true, true, stop.pc);
+        return;
+    }
+    fail("an instruction fetch from " + hex(stop.pc) + " (physical " + hex(t.pa) +
+         ", RAM) that the engine refused");
 }
 
 } // namespace pmtrace::platform

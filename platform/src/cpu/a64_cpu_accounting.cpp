@@ -430,6 +430,7 @@ bool a64_cpu::resumed_rest_ran(uint64_t address)
 
 uint64_t a64_cpu::on_block_checked(uint64_t address, uint32_t size)
 {
+    device_insn_done();
     trace_flush();
     if (block_active_ && block_resumed_ && !resumed_rest_ran(address))
         block_active_ = false;
@@ -501,6 +502,7 @@ void a64_cpu::allow_repeats(const block_info &b)
 
 void a64_cpu::on_block_cut(uint64_t pc)
 {
+    device_insn_done();
     trace_flush();
     count_repeats();
     // ~0: the block ran to its end (a fetch stop): execution goes on at the engine's pc.

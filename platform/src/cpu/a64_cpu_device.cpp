@@ -1,8 +1,10 @@
-// a64_cpu_device.cpp - loads and stores to devices: every address that is not RAM. The engine
-// stops before the instruction with the registers it found; the CPU finds the instruction in
-// the running block, performs its accesses on the bus (b_transport, the local time offset as the
-// delay), writes the registers, and goes on after it. An error response is a synchronous
-// External abort (a Data Abort, DFSC 0b010000) with the syndrome of the instruction.
+// a64_cpu_device.cpp - loads and stores to devices: every physical address that is not RAM. The
+// engine calls on_device_access at the access, inside the instruction making it, with the
+// registers as they were before that instruction; the CPU finds the instruction in the running
+// block, retires the instructions before it, and performs the access on the bus (b_transport,
+// the local time offset as the delay) at that instant. An error response is a synchronous
+// External abort (a Data Abort, DFSC 0b010000) with the syndrome of the instruction, which then
+// does not complete (the engine puts its registers back: a64_stop_reason::bus_error).
 #include <pmtrace/platform/cpu/a64_cpu.h>
 #include <pmtrace/platform/cpu/a64_decode.h>
 
@@ -38,15 +40,15 @@ bool a64_cpu::bus_access(bool write, uint64_t address, unsigned size, uint64_t &
     return true;
 }
 
-// The instruction that made the access. Unicorn does not say where in the block it stopped; the
+// The instruction that made the access. The engine does not say where in the block it is; the
 // registers are those before the instruction, so it is the load or store of the block whose
-// address, computed from them, is the access's (and for a store, whose data is the value
+// first access, computed from them, is this one (and for a store, whose data is the value
 // written). Where two match, an earlier one whose address registers a later instruction of the
 // block may write cannot be trusted (its address was computed from other values) and the later
 // one is taken.
 // The search stays inside one block of the engine (QEMU's TCG makes blocks of at most 512
-// instructions): a block the CPU holds that is longer (or empty) is not the one that stopped,
-// and only the instruction at the stop's pc is looked at.
+// instructions): a block the CPU holds that is longer (or empty) is not the one that made the
+// access, and only the instruction at `pc` is looked at.
 bool a64_cpu::find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &insn)
 {
     constexpr uint64_t max_block_bytes = 512 * 4;
@@ -72,17 +74,19 @@ bool a64_cpu::find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &ins
             break;
         words.push_back(w);
         auto m = a64_decode_mem(w);
-        if (!m || m->simd || m->size == 0)
+        if (!m || m->size == 0)
             continue;
         if (stop.write ? !m->store : !m->load)
             continue;
-        // The engine reports a device's physical address, or the virtual one of an access it
-        // found unmapped (Unicorn 2.0.1 looks for a mapping of the virtual address: docs/cpu.md).
+        // The engine reports the physical address; the virtual one of an access through an
+        // address with no region of the engine's.
         const uint64_t va = a64_address(*m, base_reg, xreg, p);
         if (va != stop.address && data_pa(va, m->size, m->store) != stop.address)
             continue;
-        if (stop.write && !m->atomic) {
-            uint64_t mask = m->size >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * m->size)) - 1;
+        if (stop.write && !m->atomic && !m->simd) {
+            // The bytes the engine passed (an 8-byte store may come as two halves).
+            const unsigned bytes = std::min(m->size, std::max(stop.size, 1u));
+            const uint64_t mask = bytes >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
             if ((engine_->x(m->rt) & mask) != (stop.value & mask))
                 continue;
         }
@@ -109,85 +113,130 @@ bool a64_cpu::find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &ins
     return true;
 }
 
-void a64_cpu::device_access(const a64_stop &stop)
+// A synchronous External abort on a device access of the instruction at pc, to virtual address
+// va. ISS (AArch64.FaultSyndrome): ISV 0 (AArch64.InstructionSyndromeValid holds only for stage
+// 2 faults), WnR, DFSC 0b010000; FAR the virtual address.
+void a64_cpu::take_external_abort(uint64_t pc, uint64_t va, bool write)
 {
+    const uint32_t iss = 0x10 | (uint32_t{write} << 6);
+    const bool same = sync_target_el() == current_el();
+    take_sync(same ? EC_DABORT_SAME : EC_DABORT_LOWER, iss, pc, true, true, va);
+}
+
+// The instruction of the device access in progress ended (all its bytes were accessed, or the
+// engine went on to another block): it retires, and the block goes on after it.
+void a64_cpu::device_insn_done()
+{
+    if (!device_insn_.active)
+        return;
+    device_insn_.active = false;
+    retire_one(device_insn_.insn, device_insn_.pc);
+    if (block_active_ && block_begin_ == device_insn_.pc)
+        block_begin_ = device_insn_.pc + 4;
+}
+
+bool a64_cpu::on_device_access(uint64_t pa, unsigned size, bool write, uint64_t &value)
+{
+    device_insn &d = device_insn_;
+    // Another part of the instruction in progress: an element it performed whole (the second
+    // half of an 8-byte access), or its next element.
+    if (d.active && d.write == write) {
+        for (unsigned i = 0; i < d.count; i++) {
+            if (pa < d.pa[i] || pa - d.pa[i] >= d.size || size > d.size - (pa - d.pa[i]))
+                continue;
+            const unsigned at = static_cast<unsigned>(pa - d.pa[i]);
+            if (d.whole[i]) {
+                if (!write)
+                    value = size >= 8 ? d.value[i] : (d.value[i] >> (8 * at)) & ((uint64_t{1} << (8 * size)) - 1);
+            } else if (!bus_access(write, pa, size, value)) {
+                d.active = false;
+                block_active_ = false;
+                abort_ = {true, d.pc, d.va + i * d.size + at, write};
+                return false;
+            }
+            d.left -= std::min(d.left, size);
+            if (!d.left)
+                device_insn_done();
+            return true;
+        }
+    }
+    device_insn_done();
+    trace_flush();
+    count_repeats();
+    a64_stop stop;
+    stop.pc = engine_->reg(a64_reg::pc);
+    stop.address = pa;
+    stop.size = size;
+    stop.write = write;
+    stop.value = value;
     uint64_t pc = 0;
     uint32_t insn = 0;
     if (!find_device_insn(stop, pc, insn)) {
-        on_block_cut(stop.pc);
-        fail("device access to " + hex(stop.address) + " near pc " + hex(stop.pc) +
-             ": no load or store of the block makes it");
-        return;
+        // Not an instruction the CPU can name (a load or store it does not decode): the access
+        // as the engine makes it, counted with its block.
+        if (bus_access(write, pa, size, value))
+            return true;
+        fail("a device access to " + hex(pa) + " in the block at " + hex(block_begin_) +
+             " answered an error, and no load or store of the block makes it");
+        return false;
     }
-    a64_mem_insn m = *a64_decode_mem(insn);
-    // The instructions before it retired; it retires (or aborts) now.
-    if (block_active_)
-        retire_range(block_begin_, pc);
-    block_active_ = false;
+    // The instructions before it retired; it is performed now.
+    block_goes_on_ = true;
+    on_block_cut(pc);
     end_fast();
     report();
-    if (m.simd || m.exclusive || m.atomic) {
-        fail("device access to " + hex(stop.address) + " at pc " + hex(pc) +
-             ": SIMD&FP, exclusive and atomic accesses to devices are not modelled");
-        return;
-    }
+    const a64_mem_insn m = *a64_decode_mem(insn);
     auto base_reg = [&](unsigned n) { return n == 31 ? engine_->reg(a64_reg::sp) : engine_->x(n); };
     auto xreg = [&](unsigned n) { return engine_->x(n); };
-    uint64_t address = a64_address(m, base_reg, xreg, pc);
-    unsigned count = m.pair ? 2 : 1;
-    uint64_t values[2] = {0, 0};
-    if (m.store) {
-        values[0] = engine_->x(m.rt);
-        values[1] = engine_->x(m.rt2);
+    d = device_insn{};
+    d.active = true;
+    d.pc = pc;
+    d.insn = insn;
+    d.write = write;
+    d.va = a64_address(m, base_reg, xreg, pc);
+    d.size = m.size;
+    d.count = m.pair ? 2 : 1;
+    d.left = d.size * d.count;
+    for (unsigned i = 0; i < d.count; i++) {
+        d.pa[i] = i == 0 ? pa : data_pa(d.va + d.size, d.size, write);
+        // An 8-byte general-purpose register access whose engine passes it in halves is made
+        // whole, once: a 64-bit device register sees one access.
+        d.whole[i] = !m.simd && d.size == 8 && size < 8;
     }
-    for (unsigned i = 0; i < count; i++) {
-        const uint64_t va = address + uint64_t{i} * m.size;
-        // A virtual address the engine reported unmapped may be one the tables do not map (or
-        // do not allow): the Data Abort of the translation, with its DFSC, not a bus access.
-        const a64_translation t = translate(va, m.size, m.store, false);
-        if (t.fault.kind != a64_fault_kind::none) {
-            const uint32_t iss = t.fault.fsc() | (uint32_t{m.store} << 6);
-            const bool same = sync_target_el() == current_el();
-            take_sync(same ? EC_DABORT_SAME : EC_DABORT_LOWER, iss, pc, true, true, va);
-            return;
-        }
-        if (!bus_access(m.store, t.pa, m.size, values[i])) {
-            // A synchronous External abort on the access. ISS (AArch64.FaultSyndrome): ISV 0
-            // (AArch64.InstructionSyndromeValid holds only for stage 2 faults), WnR, DFSC
-            // 0b010000; FAR the virtual address.
-            const uint32_t iss = 0x10 | (uint32_t{m.store} << 6);
-            const bool same = sync_target_el() == current_el();
-            take_sync(same ? EC_DABORT_SAME : EC_DABORT_LOWER, iss, pc, true, true, va);
-            return;
-        }
-    }
-    // A virtual range onto RAM that the engine stopped at: the next accesses at its speed.
-    for (unsigned i = 0; i < count; i++)
-        (void)alias_range(address + uint64_t{i} * m.size, false);
-    if (m.load) {
-        for (unsigned i = 0; i < count; i++) {
-            uint64_t v = values[i];
-            unsigned bits = 8 * m.size;
-            if (m.sign_extend && bits < 64) {
-                uint64_t sign = uint64_t{1} << (bits - 1);
-                v = (v ^ sign) - sign;
+    if (d.whole[0]) {
+        for (unsigned i = 0; i < d.count; i++) {
+            uint64_t v = write ? engine_->x(i == 0 ? m.rt : m.rt2) : 0;
+            if (!bus_access(write, d.pa[i], 8, v)) {
+                d.active = false;
+                block_active_ = false;
+                abort_ = {true, pc, d.va + i * 8, write};
+                return false;
             }
-            if (!m.dest64)
-                v &= 0xFFFF'FFFF;
-            unsigned rt = i == 0 ? m.rt : m.rt2;
-            engine_->set_x(rt, v); // XZR: discarded
+            d.value[i] = v;
         }
+        if (!write)
+            value = d.value[0] & ((uint64_t{1} << (8 * size)) - 1);
+    } else if (!bus_access(write, pa, size, value)) {
+        d.active = false;
+        block_active_ = false;
+        abort_ = {true, pc, d.va, write};
+        return false;
     }
-    if (m.addressing == a64_mem_insn::mode::pre_index ||
-        m.addressing == a64_mem_insn::mode::post_index) {
-        uint64_t nb = base_reg(m.rn) + static_cast<uint64_t>(m.imm);
-        if (m.rn == 31)
-            engine_->set_reg(a64_reg::sp, nb);
-        else
-            engine_->set_x(m.rn, nb);
+    d.left -= std::min(d.left, size);
+    if (!d.left)
+        device_insn_done();
+    return true;
+}
+
+// The engine stopped after a device access answered an error: the instruction did not complete.
+void a64_cpu::bus_error_stop()
+{
+    if (!abort_.pending) {
+        fail("the engine stopped on a device access error the CPU did not answer");
+        return;
     }
-    retire_one(insn, pc);
-    engine_->set_reg(a64_reg::pc, pc + 4);
+    abort_.pending = false;
+    take_external_abort(abort_.pc, abort_.va, abort_.write);
 }
 
 } // namespace pmtrace::platform

@@ -55,7 +55,6 @@ void a64_cpu::take_exception(unsigned target_el, uint32_t ec, uint32_t iss,
     bool local = taken_locally(from, target_el, (hcr & hcr_e2h) && (hcr & hcr_tge));
     (void)events->count_event(PMT_EV_EXC_TAKEN, 1, t);
     (void)events->count_event(exception_event(vector_type, ec, local, target_el), 1, t);
-    alias_el(target_el);
     el_ = target_el;
     // Trace listeners hear of the exception while the PE model still holds the state it was
     // taken from (a trace unit decides there whether it is traced: pmt_ete.h).
@@ -148,7 +147,7 @@ void a64_cpu::handle_stop(const a64_stop &stop)
         qk_.reset();
         break;
     case a64_stop_reason::exception: handle_exception(stop); break;
-    case a64_stop_reason::device: device_access(stop); break;
+    case a64_stop_reason::bus_error: bus_error_stop(); break;
     case a64_stop_reason::fetch: fetch_stop(stop); break;
     case a64_stop_reason::error:
         on_block_cut(stop.pc);

@@ -50,7 +50,6 @@ a64_sysreg_action a64_cpu::on_sysreg(const a64_sysreg_access &a, uint64_t &value
 {
     trace_flush();
     count_repeats();
-    alias_sysreg(a);
     const a64_sysreg_action action = model_sysreg(a, value);
     // Unicorn 2.0.1 (QEMU) ends a block after a system register write, and after an access to a
     // register it does not know (translated as UNDEFINED); after a read of one it knows, the block

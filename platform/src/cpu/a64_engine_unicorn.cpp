@@ -6,26 +6,33 @@
 // - A stop inside a block: the block is translated again with a Unicorn "exit" at the stop
 //   address (uc_ctl exits, uc_ctl_remove_cache), so it ends exactly there; then the exit is
 //   removed and the block translated again in full.
-// - System registers: UC_HOOK_INSN for MRS, MSR, SYS, SYSL, with the exact pc. A model access
-//   writes pc (the instruction after, or the engine's halt address), which ends the block there
-//   (skipping alone would restart the block for encodings QEMU does not know).
-// - Devices: anything not mapped as memory. An access returns from uc_emu_start with
-//   UC_ERR_*_UNMAPPED; the registers are those before the instruction, but pc is not exact (the
-//   CPU model finds the instruction, a64_cpu_device.cpp).
+// - System registers: UC_HOOK_INSN for MRS, MSR, SYS and SYSL, one hook each (its direction),
+//   with the exact pc and Xt. A model access writes pc (the instruction after, or the engine's
+//   halt address), which ends the block there (skipping alone would restart the block for
+//   encodings QEMU does not know).
+// - The memory map: a region over every address. RAM is memory; every other address below
+//   2^64 (devices, holes, and the virtual ranges above the physical address size) is one of a
+//   few uc_mmio_map regions whose callbacks are the client's device accesses. Unicorn 2.0.1
+//   checks that the *virtual* address of an access lies in some region before it translates
+//   (then goes where the tables say): with every address covered the check always passes, and
+//   no mapping per virtual range is needed (UnicornPresence.*, docs/cpu.md). MMIO regions
+//   cannot be executed: a fetch through one asks the client (UC_HOOK_MEM_FETCH_PROT) whether it
+//   reaches memory.
+// - A device access is performed inside the callback, so nothing is replayed. The callback sees
+//   the registers before the instruction, but not its pc; uc_emu_stop() inside it stops right
+//   after the access with pc at the block's start and the instruction half done: used only for
+//   an error, where the registers saved in the callback are put back.
 // - Exceptions: Unicorn reports them (UC_HOOK_INTR) and takes none.
-// - Aliases: with the MMU on, Unicorn 2.0.1 wants a mapping at the virtual address of a data
-//   access or fetch, then translates by the tables and accesses the physical address: a region
-//   mapped at the virtual address only lets the access through, its contents unused (measured,
-//   docs/cpu.md). An alias is such a region, on the host memory of the physical range, so the
-//   host API reads the right bytes at the virtual address too.
 #include <pmtrace/platform/cpu/a64_engine.h>
 
 #include "a64_cpu_regs.h"
 
 #include <unicorn/unicorn.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <deque>
 #include <vector>
 
 namespace pmtrace::platform
@@ -56,6 +63,8 @@ class unicorn_engine final : public a64_engine
             uc_context_free(el1_context_);
         if (scratch_context_)
             uc_context_free(scratch_context_);
+        if (error_context_)
+            uc_context_free(error_context_);
         if (uc_)
             uc_close(uc_);
     }
@@ -70,13 +79,14 @@ class unicorn_engine final : public a64_engine
         return true;
     }
     bool map_memory(uint64_t base, uint64_t size, uint8_t *host, std::string &error) override;
-    bool alias(uint64_t va, uint64_t pa, uint64_t size) override;
-    void drop_aliases() override;
     a64_stop run() override;
     void request_stop() override
     {
         stop_requested_ = true;
-        uc_emu_stop(uc_);
+        // Inside a device access uc_emu_stop() would stop in the middle of the instruction: the
+        // stop waits for the next block (block_hook).
+        if (!in_device_access_)
+            uc_emu_stop(uc_);
     }
     uint64_t reg(a64_reg r) override;
     void set_reg(a64_reg r, uint64_t value) override;
@@ -87,7 +97,11 @@ class unicorn_engine final : public a64_engine
     void enter(uint64_t pstate, uint64_t pc) override;
     bool read_memory(uint64_t address, void *dst, size_t n) override
     {
-        return uc_mem_read(uc_, address, dst, n) == UC_ERR_OK;
+        // Memory only: uc_mem_read of an MMIO region would call the device callbacks.
+        for (const region &m : memory_)
+            if (address >= m.base && address - m.base < m.size && n <= m.size - (address - m.base))
+                return uc_mem_read(uc_, address, dst, n) == UC_ERR_OK;
+        return false;
     }
     void invalidate(uint64_t begin, uint64_t end) override
     {
@@ -97,11 +111,18 @@ class unicorn_engine final : public a64_engine
 
   private:
     static void block_hook(uc_engine *uc, uint64_t address, uint32_t size, void *user);
+    template <bool read>
     static uint32_t sysreg_hook(uc_engine *uc, uc_arm64_reg reg, const uc_arm64_cp_reg *cp,
                                 void *user);
+    uint32_t sysreg_access(uc_arm64_reg reg, const uc_arm64_cp_reg *cp, bool read);
+    static uint64_t device_read(uc_engine *uc, uint64_t offset, unsigned size, void *user);
+    static void device_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value,
+                             void *user);
+    bool device_access(uint64_t pa, unsigned size, bool write, uint64_t &value);
+    static bool fetch_prot_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
+                                int64_t value, void *user);
+    bool cover_the_rest(std::string &error);
     static void intr_hook(uc_engine *uc, uint32_t intno, void *user);
-    static bool unmapped_hook(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
-                              int64_t value, void *user);
     void set_exits(uint64_t extra);
     uint64_t pc() { return reg(a64_reg::pc); }
     void raw_enter(uint64_t pstate, uint64_t pc);
@@ -118,16 +139,27 @@ class unicorn_engine final : public a64_engine
     a64_stop sysreg_stop_;
     bool sysreg_stopped_ = false;
     a64_exception exception_ = a64_exception::none;
-    bool device_ = false;
-    a64_stop device_stop_;
+    bool fetch_refused_ = false;
+    a64_stop fetch_stop_;
     bool in_engine_page_ = false;
-    uc_context *el1_context_ = nullptr, *scratch_context_ = nullptr;
+    bool calls_client_ = false; // hooks::all
+    bool in_device_access_ = false;
+    // A device access the client answered with an error: the context saved in the callback
+    // (the registers before the instruction).
+    bool bus_error_ = false;
+    uc_context *el1_context_ = nullptr, *scratch_context_ = nullptr, *error_context_ = nullptr;
     struct region {
         uint64_t base, size;
         uint8_t *host;
     };
-    std::vector<region> memory_;  // map_memory's
-    std::vector<region> aliases_; // alias()'s (host: where the physical range is)
+    std::vector<region> memory_; // map_memory's
+    bool covered_ = false;       // the MMIO regions over the rest (cover_the_rest)
+    // Each MMIO region's base: its callbacks get offsets into it.
+    struct mmio_region {
+        unicorn_engine *engine;
+        uint64_t base;
+    };
+    std::deque<mmio_region> mmio_;
 };
 
 bool unicorn_engine::open(std::string &error, a64_engine_hooks hooks)
@@ -146,15 +178,24 @@ bool unicorn_engine::open(std::string &error, a64_engine_hooks hooks)
         return false;
     }
     uc_hook h;
-    if (hooks == a64_engine_hooks::all) {
+    calls_client_ = hooks == a64_engine_hooks::all;
+    if (calls_client_) {
         uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void *>(block_hook), this, 1, 0);
-        for (int insn : {UC_ARM64_INS_MRS, UC_ARM64_INS_MSR, UC_ARM64_INS_SYS, UC_ARM64_INS_SYSL})
-            uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook), this, 1, 0,
-                        insn);
+        // The direction is the hook's: MRS and SYSL read into Xt, MSR and SYS write.
+        uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook<true>), this, 1, 0,
+                    UC_ARM64_INS_MRS);
+        uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook<false>), this, 1,
+                    0, UC_ARM64_INS_MSR);
+        uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook<false>), this, 1,
+                    0, UC_ARM64_INS_SYS);
+        uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook<true>), this, 1, 0,
+                    UC_ARM64_INS_SYSL);
     }
-    // Called only when an exception or an unmapped access happens: free while code runs.
+    // Called only when an exception happens, or code is translated from an MMIO region's
+    // address: free while code runs.
     uc_hook_add(uc_, &h, UC_HOOK_INTR, reinterpret_cast<void *>(intr_hook), this, 1, 0);
-    uc_hook_add(uc_, &h, UC_HOOK_MEM_UNMAPPED, reinterpret_cast<void *>(unmapped_hook), this, 1, 0);
+    uc_hook_add(uc_, &h, UC_HOOK_MEM_FETCH_PROT, reinterpret_cast<void *>(fetch_prot_hook), this,
+                1, 0);
     uc_ctl_exits_enable(uc_);
     set_exits(no_stop);
 
@@ -167,7 +208,9 @@ bool unicorn_engine::open(std::string &error, a64_engine_hooks hooks)
     raw_enter(0x3C5, halt_address);
     uc_context_alloc(uc_, &el1_context_);
     uc_context_alloc(uc_, &scratch_context_);
-    if (!el1_context_ || !scratch_context_ || uc_context_size(uc_) < context_hflags_offset + 4) {
+    uc_context_alloc(uc_, &error_context_);
+    if (!el1_context_ || !scratch_context_ || !error_context_ ||
+        uc_context_size(uc_) < context_hflags_offset + 4) {
         error = "unicorn: no context support";
         return false;
     }
@@ -190,6 +233,10 @@ void unicorn_engine::set_exits(uint64_t extra)
 
 bool unicorn_engine::map_memory(uint64_t base, uint64_t size, uint8_t *host, std::string &error)
 {
+    if (covered_) {
+        error = "unicorn: memory mapped after the engine ran";
+        return false;
+    }
     uc_err err = uc_mem_map_ptr(uc_, base, size, UC_PROT_ALL, host);
     if (err != UC_ERR_OK) {
         error = std::string("unicorn: map memory: ") + uc_strerror(err);
@@ -199,31 +246,40 @@ bool unicorn_engine::map_memory(uint64_t base, uint64_t size, uint8_t *host, std
     return true;
 }
 
-bool unicorn_engine::alias(uint64_t va, uint64_t pa, uint64_t size)
+// Every address that is not memory (nor the engine's page) becomes part of an MMIO region, in
+// pieces of at most 2^63 bytes (a size is 64 bits).
+bool unicorn_engine::cover_the_rest(std::string &error)
 {
-    constexpr uint64_t page = 0xFFF;
-    if ((va >> 52) == 0 || size == 0 || ((va | pa | size) & page) || va + size - 1 < va)
-        return false;
-    for (const region &m : memory_) {
-        if (pa < m.base || pa - m.base > m.size || size > m.size - (pa - m.base))
-            continue;
-        uint8_t *host = m.host + (pa - m.base);
-        // uc_mem_map_ptr refuses an overlap with any mapping (an alias or memory).
-        if (uc_mem_map_ptr(uc_, va, size, UC_PROT_ALL, host) != UC_ERR_OK)
-            return false;
-        aliases_.push_back({va, size, host});
+    covered_ = true;
+    std::vector<region> taken = memory_;
+    taken.push_back({engine_page, 4096, nullptr});
+    std::sort(taken.begin(), taken.end(),
+              [](const region &a, const region &b) { return a.base < b.base; });
+    // [base, base + size), size 0 meaning up to 2^64.
+    auto cover = [&](uint64_t base, uint64_t size) {
+        do {
+            const uint64_t piece =
+                size == 0 || size > uint64_t{1} << 63 ? uint64_t{1} << 63 : size;
+            mmio_region &r = mmio_.emplace_back(mmio_region{this, base});
+            uc_err err = uc_mmio_map(uc_, base, piece, device_read, &r, device_write, &r);
+            if (err != UC_ERR_OK) {
+                error = std::string("unicorn: map the address space: ") + uc_strerror(err);
+                return false;
+            }
+            base += piece;
+            size -= piece;
+        } while (size != 0 && base != 0);
         return true;
+    };
+    uint64_t next = 0;
+    for (const region &t : taken) {
+        if (t.base > next && !cover(next, t.base - next))
+            return false;
+        next = t.base + t.size; // 0: the region ends the address space
+        if (next == 0)
+            return true;
     }
-    return false;
-}
-
-void unicorn_engine::drop_aliases()
-{
-    // uc_mem_unmap flushes Unicorn's TLB: the next access through a range dropped stops again
-    // (also when called from a hook while code runs: measured).
-    for (const region &a : aliases_)
-        uc_mem_unmap(uc_, a.base, a.size);
-    aliases_.clear();
+    return cover(next, 0 - next);
 }
 
 // ---- registers ------------------------------------------------------------------------------
@@ -362,6 +418,16 @@ void unicorn_engine::enter(uint64_t pstate, uint64_t pc)
 
 a64_stop unicorn_engine::run()
 {
+    if (!covered_) {
+        std::string why;
+        if (!cover_the_rest(why)) {
+            a64_stop stop;
+            stop.reason = a64_stop_reason::error;
+            stop.pc = pc();
+            stop.detail = why;
+            return stop;
+        }
+    }
     for (;;) {
         a64_stop stop;
         bool cut_run = partial_pending_;
@@ -374,7 +440,8 @@ a64_stop unicorn_engine::run()
         stop_requested_ = false;
         sysreg_stopped_ = false;
         exception_ = a64_exception::none;
-        device_ = false;
+        fetch_refused_ = false;
+        bus_error_ = false;
         // Unicorn ends a run at an exit address by imitating a WFI there, which at EL0 with
         // SCTLR_EL1.nTWI = 0 traps (UNDEFINED at the instruction before the exit). The cut run is
         // straight-line code ending before its block's end, so no WFI of the software's (which
@@ -391,14 +458,21 @@ a64_stop unicorn_engine::run()
             set_exits(no_stop);
             uc_ctl_remove_cache(uc_, partial_begin_, partial_end_);
         }
+        if (bus_error_) {
+            // The instruction that made the access did not complete: its registers as before.
+            uc_context_restore(uc_, error_context_);
+            stop.reason = a64_stop_reason::bus_error;
+            stop.pc = pc();
+            return stop;
+        }
         stop.pc = pc();
         if (sysreg_stopped_) {
             set_reg(a64_reg::pc, sysreg_stop_.pc);
             return sysreg_stop_;
         }
-        if (device_) {
-            stop = device_stop_;
-            stop.pc = pc(); // the last pc Unicorn synchronised: at or before the instruction
+        if (fetch_refused_) {
+            stop = fetch_stop_;
+            stop.pc = pc(); // the block that was to run did not start
             return stop;
         }
         if (exception_ != a64_exception::none) {
@@ -434,6 +508,11 @@ void unicorn_engine::block_hook(uc_engine *, uint64_t address, uint32_t size, vo
     }
     if ((address & ~uint64_t{0xFFF}) == engine_page || !self->client_)
         return;
+    if (self->stop_requested_) {
+        // Asked for inside a device access (request_stop): before this block.
+        uc_emu_stop(self->uc_);
+        return;
+    }
     if (self->sysreg_stopped_) {
         // A system register access asked to stop: the pc written in its hook does not always
         // take effect before the next block starts; that block does not run.
@@ -453,15 +532,31 @@ void unicorn_engine::block_hook(uc_engine *, uint64_t address, uint32_t size, vo
     }
 }
 
+// Xt of a system register instruction, from the register Unicorn names (31: XZR).
+unsigned xt_of(uc_arm64_reg reg)
+{
+    if (reg >= UC_ARM64_REG_X0 && reg <= UC_ARM64_REG_X28)
+        return static_cast<unsigned>(reg - UC_ARM64_REG_X0);
+    if (reg == UC_ARM64_REG_X29)
+        return 29;
+    if (reg == UC_ARM64_REG_X30)
+        return 30;
+    return 31;
+}
+
+template <bool read>
 uint32_t unicorn_engine::sysreg_hook(uc_engine *, uc_arm64_reg reg, const uc_arm64_cp_reg *cp,
                                      void *user)
 {
-    auto *self = static_cast<unicorn_engine *>(user);
+    return static_cast<unicorn_engine *>(user)->sysreg_access(reg, cp, read);
+}
+
+uint32_t unicorn_engine::sysreg_access(uc_arm64_reg reg, const uc_arm64_cp_reg *cp, bool read)
+{
+    unicorn_engine *self = this;
     if (!self->client_)
         return 0;
     uint64_t pc = self->pc();
-    uint32_t insn = 0;
-    (void)self->read_memory(pc, &insn, 4);
     a64_sysreg_access a{};
     a.pc = pc;
     a.op0 = static_cast<uint8_t>(cp->op0);
@@ -469,14 +564,14 @@ uint32_t unicorn_engine::sysreg_hook(uc_engine *, uc_arm64_reg reg, const uc_arm
     a.crn = static_cast<uint8_t>(cp->crn);
     a.crm = static_cast<uint8_t>(cp->crm);
     a.op2 = static_cast<uint8_t>(cp->op2);
-    a.read = (insn >> 21) & 1; // L: MRS and SYSL
-    a.rt = insn & 31;
+    a.read = read;
+    a.rt = xt_of(reg);
     uint64_t value = cp->val;
     a64_sysreg_action action = self->client_->on_sysreg(a, value);
     switch (action) {
     case a64_sysreg_action::engine: return 0;
     case a64_sysreg_action::done: {
-        if (a.read && a.rt != 31 && reg != UC_ARM64_REG_INVALID)
+        if (a.read && a.rt != 31)
             uc_reg_write(self->uc_, reg, &value);
         self->client_->on_block_cut(pc + 4);
         // Skipped: for an encoding QEMU implements, the block goes on after the instruction;
@@ -490,7 +585,7 @@ uint32_t unicorn_engine::sysreg_hook(uc_engine *, uc_arm64_reg reg, const uc_arm
     case a64_sysreg_action::done_stop:
     case a64_sysreg_action::stop: {
         bool done = action == a64_sysreg_action::done_stop;
-        if (done && a.read && a.rt != 31 && reg != UC_ARM64_REG_INVALID)
+        if (done && a.read && a.rt != 31)
             uc_reg_write(self->uc_, reg, &value);
         self->sysreg_stopped_ = true;
         self->sysreg_stop_ = a64_stop{};
@@ -522,20 +617,52 @@ void unicorn_engine::intr_hook(uc_engine *uc, uint32_t intno, void *user)
     uc_emu_stop(uc);
 }
 
-bool unicorn_engine::unmapped_hook(uc_engine *, uc_mem_type type, uint64_t address, int size,
-                                   int64_t value, void *user)
+uint64_t unicorn_engine::device_read(uc_engine *, uint64_t offset, unsigned size, void *user)
+{
+    auto *r = static_cast<mmio_region *>(user);
+    uint64_t value = 0;
+    (void)r->engine->device_access(r->base + offset, size, false, value);
+    return value;
+}
+
+void unicorn_engine::device_write(uc_engine *, uint64_t offset, unsigned size, uint64_t value,
+                                  void *user)
+{
+    auto *r = static_cast<mmio_region *>(user);
+    (void)r->engine->device_access(r->base + offset, size, true, value);
+}
+
+// An MMIO region's access, at physical address pa. An access after an error of the same
+// instruction (a pair's second element) is not made.
+bool unicorn_engine::device_access(uint64_t pa, unsigned size, bool write, uint64_t &value)
+{
+    if (bus_error_)
+        return false;
+    bool ok = false;
+    if (calls_client_ && client_ && !in_engine_page_) {
+        in_device_access_ = true;
+        ok = client_->on_device_access(pa, size, write, value);
+        in_device_access_ = false;
+    }
+    if (!ok) {
+        uc_context_save(uc_, error_context_);
+        bus_error_ = true;
+        uc_emu_stop(uc_);
+    }
+    return ok;
+}
+
+bool unicorn_engine::fetch_prot_hook(uc_engine *, uc_mem_type, uint64_t address, int size,
+                                     int64_t, void *user)
 {
     auto *self = static_cast<unicorn_engine *>(user);
-    self->device_ = true;
-    self->device_stop_ = a64_stop{};
-    // A fetch: from nowhere, or from a virtual range with no alias (uc_emu_start fails; the
-    // block that was to run did not start).
-    self->device_stop_.reason =
-        type == UC_MEM_FETCH_UNMAPPED ? a64_stop_reason::fetch : a64_stop_reason::device;
-    self->device_stop_.address = address;
-    self->device_stop_.size = static_cast<unsigned>(size);
-    self->device_stop_.write = type == UC_MEM_WRITE_UNMAPPED;
-    self->device_stop_.value = static_cast<uint64_t>(value);
+    if (self->calls_client_ && self->client_ && self->client_->on_fetch(address))
+        return true;
+    self->fetch_refused_ = true;
+    self->fetch_stop_ = a64_stop{};
+    self->fetch_stop_.reason = a64_stop_reason::fetch;
+    self->fetch_stop_.address = address;
+    self->fetch_stop_.size = static_cast<unsigned>(size);
     return false;
 }
 

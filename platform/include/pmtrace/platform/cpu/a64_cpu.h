@@ -115,7 +115,6 @@ struct a64_cpu_stats {
     uint64_t serrors = 0;
     uint64_t sysreg_accesses = 0; // those the model performed (not the engine's own)
     uint64_t device_accesses = 0;
-    uint64_t aliases = 0; // virtual ranges given to the engine (a64_cpu_alias.cpp)
     uint64_t bus_errors = 0;
     uint64_t wfis = 0;
     uint64_t tsb_csyncs = 0;
@@ -237,6 +236,8 @@ class a64_cpu : public sc_core::sc_module,
     uint64_t on_block_checked(uint64_t address, uint32_t size);
     void on_block_cut(uint64_t pc) override;
     a64_sysreg_action on_sysreg(const a64_sysreg_access &access, uint64_t &value) override;
+    bool on_device_access(uint64_t pa, unsigned size, bool write, uint64_t &value) override;
+    bool on_fetch(uint64_t va) override;
 
     void main();
     void boot();
@@ -313,7 +314,9 @@ class a64_cpu : public sc_core::sc_module,
     void set_pm(bool pm);
     void stop_before_next();
     // Devices (a64_cpu_device.cpp).
-    void device_access(const a64_stop &stop);
+    void device_insn_done();
+    void take_external_abort(uint64_t pc, uint64_t va, bool write);
+    void bus_error_stop();
     void retire_one(uint32_t insn, uint64_t pc);
     bool find_device_insn(const a64_stop &stop, uint64_t &pc, uint32_t &insn);
     bool bus_access(bool write, uint64_t address, unsigned size, uint64_t &value);
@@ -327,12 +330,7 @@ class a64_cpu : public sc_core::sc_module,
     bool read_code(uint64_t va, uint32_t &insn);
     uint64_t data_pa(uint64_t va, unsigned size, bool write);
     void take_abort(const a64_stop &stop);
-    // Aliases: virtual ranges that are not physical ones, at engine speed (a64_cpu_alias.cpp).
     unsigned regime_number(unsigned el);
-    bool alias_range(uint64_t va, bool fetch);
-    void drop_aliases();
-    void alias_sysreg(const a64_sysreg_access &a);
-    void alias_el(unsigned el);
     void fetch_stop(const a64_stop &stop);
     bool is_ram(uint64_t pa, uint64_t size) const;
     // The progress guard (a64_cpu_config::no_progress_limit).
@@ -439,8 +437,22 @@ class a64_cpu : public sc_core::sc_module,
     uint32_t pending_ec_ = 0, pending_iss_ = 0;
     unsigned pending_target_ = 1;
     bool in_engine_ = false;
-    // The regime (regime_number) the engine's aliases are for; 0: none.
-    unsigned alias_regime_ = 0;
+    // The load or store whose device accesses are in progress (on_device_access): the engine
+    // may pass one access in parts, and a pair's elements one by one.
+    struct device_insn {
+        bool active = false, write = false;
+        uint64_t pc = 0, va = 0;
+        uint32_t insn = 0;
+        unsigned size = 0, count = 0, left = 0; // element size, elements, bytes not yet seen
+        uint64_t pa[2] = {0, 0}, value[2] = {0, 0};
+        bool whole[2] = {false, false}; // performed whole at its first part (value)
+    } device_insn_;
+    // A device access that answered an error: the External abort to take (bus_error_stop).
+    struct {
+        bool pending = false;
+        uint64_t pc = 0, va = 0;
+        bool write = false;
+    } abort_;
     sc_core::sc_event wake_;
     // What each block holds, decoded once (a direct-mapped cache by address).
     struct block_info {

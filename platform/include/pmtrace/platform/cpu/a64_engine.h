@@ -35,8 +35,9 @@ enum class a64_stop_reason {
     sysreg,    // a system register access answered done_stop or stop
     wfi,       // WFI executed (pc after it)
     exception, // the engine raised an exception (below)
-    device,    // a load or store to an address outside the engine's memory (below)
-    fetch,     // an instruction fetch from an address outside the engine's memory (address)
+    bus_error, // the client answered a device access with an error (on_device_access): the
+               // registers are as before the instruction, which the client found
+    fetch,     // an instruction fetch from an address that is not memory (address)
     error      // the engine failed (message in detail)
 };
 
@@ -58,8 +59,8 @@ struct a64_stop {
     a64_stop_reason reason = a64_stop_reason::requested;
     uint64_t pc = 0;
     a64_exception exception = a64_exception::none;
-    // device: the access (pc is not known exactly: the CPU model finds the instruction). fetch:
-    // the address fetched (pc is where execution goes on: no instruction of its block ran).
+    // fetch: the address fetched (pc is where execution goes on: no instruction of its block
+    // ran).
     uint64_t address = 0;
     unsigned size = 0;
     bool write = false;
@@ -81,6 +82,18 @@ class a64_engine_client
     virtual void on_block_cut(uint64_t pc) = 0;
     // A system register access; for `done` reads, `value` is what Xt gets.
     virtual a64_sysreg_action on_sysreg(const a64_sysreg_access &access, uint64_t &value) = 0;
+    // A load or store of the running block reached physical address `pa`, which is not memory
+    // (a device, or no device at all): the client performs it now, at the access, as part of
+    // the instruction making it; a load gets `value` (its `size` bytes). The general-purpose
+    // registers are those before the instruction (its results are not written yet); pc is not
+    // the instruction's. An engine may split one access into several calls (a pair's elements,
+    // halves of an 8-byte access). False: the access ends in an error, and the instruction does
+    // not complete: run() returns bus_error with the registers as before it.
+    virtual bool on_device_access(uint64_t pa, unsigned size, bool write, uint64_t &value) = 0;
+    // The engine is about to translate code fetched through virtual address `va`, which its
+    // own map does not say is memory: true when the fetch reaches memory (the client's
+    // translation), false when it does not (run() returns a fetch stop at va).
+    virtual bool on_fetch(uint64_t va) = 0;
 };
 
 // One block the engine may run again and again without calling on_block (optional: an engine
@@ -119,22 +132,8 @@ class a64_engine
     virtual bool set_block_repeat(a64_block_repeat *) { return false; }
 
     // Memory the engine reads and writes directly (RAM, by the memory model's DMI pointer).
-    // Everything else is a device: run() returns at each access.
+    // Every other physical address is the client's: on_device_access at each access.
     virtual bool map_memory(uint64_t base, uint64_t size, uint8_t *host, std::string &error) = 0;
-
-    // Aliases: an engine that wants a mapping of its own at the *virtual* address of an access
-    // (Unicorn 2.0.1) stops at every access through a virtual range that is not its physical one
-    // (a device stop, or a fetch stop) although the tables map it onto memory. alias() lets the
-    // engine through [va, va + size) at full speed where the tables map that range, now, onto
-    // the memory at [pa, pa + size) (all of it inside one map_memory region). The engine still
-    // translates every access by the tables: the alias only opens the range. The caller keeps it
-    // true: it drops the aliases whenever the translation may change (drop_aliases). va must
-    // never be a physical address (an alias would also be found there): at or above 2^52. False
-    // (nothing done) where the range does not qualify, overlaps a mapping or an alias, or the
-    // engine needs no aliases.
-    virtual bool alias(uint64_t va, uint64_t pa, uint64_t size) = 0;
-    // Removes every alias (also from inside a call into the client while code runs).
-    virtual void drop_aliases() = 0;
 
     // Runs from the current pc until a stop.
     virtual a64_stop run() = 0;
@@ -157,7 +156,8 @@ class a64_engine
     // Enters `pstate` (its EL and SP selection included) at `pc`, as an exception entry or a
     // reset does: the engine's view of the Exception level follows.
     virtual void enter(uint64_t pstate, uint64_t pc) = 0;
-    // Reads memory the engine maps (instructions to decode). False where nothing is mapped.
+    // Reads memory the engine maps (page tables, instructions to decode), by physical address.
+    // False where it is not memory.
     virtual bool read_memory(uint64_t address, void *dst, size_t n) = 0;
     // Forget translations of [begin, end) (code changed: IC IVAU, IC IALLU).
     virtual void invalidate(uint64_t begin, uint64_t end) = 0;

@@ -1,9 +1,9 @@
 // RAM through a high virtual range (TTBR1_EL1, T1SZ 25: VAs from 0xFFFF_FF80_0000_0000), which
-// is not a physical address: code runs there and loads and stores go through it, with the
-// engine's aliases (docs/cpu.md) at full speed, while a device in the same range still goes to
-// the bus; a TLB invalidation drops the aliases, so a page remapped from RAM to the device
-// reaches the device. A load from an address the tables do not map in that range is a
-// translation fault (the engine reports it as unmapped: the CPU walks the tables).
+// is not a physical address: code runs there and loads and stores go through it at the engine's
+// speed (docs/cpu.md, "The memory path"), while a device in the same range still goes to the
+// bus; after a TLB invalidation a page remapped from RAM to the device reaches the device. A load
+// from an address the tables do not map in that range is a translation fault (the engine raises
+// it: the CPU walks the tables for its syndrome).
 //
 //   TTBR0 L1 (0x40100000): [0] 1 GiB Device block at 0, [1] 1 GiB block at 0x40000000 (identity)
 //   TTBR1 L1 (0x40101000): [1] 1 GiB block at 0x40000000 (VA HI + 0x4000_0000), [2] -> L2
