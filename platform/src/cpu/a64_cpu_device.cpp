@@ -147,7 +147,9 @@ bool a64_cpu::on_device_access(uint64_t pa, unsigned size, bool write, uint64_t 
             const unsigned at = static_cast<unsigned>(pa - d.pa[i]);
             if (d.whole[i]) {
                 if (!write)
-                    value = size >= 8 ? d.value[i] : (d.value[i] >> (8 * at)) & ((uint64_t{1} << (8 * size)) - 1);
+                    value = size >= 8
+                                ? d.value[i]
+                                : (d.value[i] >> (8 * at)) & ((uint64_t{1} << (8 * size)) - 1);
             } else if (!bus_access(write, pa, size, value)) {
                 d.active = false;
                 block_active_ = false;

@@ -128,8 +128,10 @@ void a64_cpu::handle_stop(const a64_stop &stop)
     case a64_stop_reason::sysreg:
         if (pending_exception_) {
             pending_exception_ = false;
+            const bool far_valid = pending_far_valid_;
+            pending_far_valid_ = false;
             if (pending_target_ <= 1)
-                take_sync(pending_ec_, pending_iss_, stop.pc);
+                take_sync(pending_ec_, pending_iss_, stop.pc, true, far_valid, pending_far_);
             else
                 take_exception(std::max(pending_target_, current_el()), pending_ec_, pending_iss_,
                                stop.pc, VEC_SYNC);

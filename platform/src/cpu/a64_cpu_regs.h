@@ -70,6 +70,7 @@ constexpr enc cptr_el3{3, 6, 1, 1, 2};
 constexpr enc id_aa64mmfr0_el1{3, 0, 0, 7, 0};
 constexpr enc id_aa64dfr0_el1{3, 0, 0, 5, 0};
 constexpr enc id_aa64dfr1_el1{3, 0, 0, 5, 1};
+constexpr enc dc_zva{1, 3, 7, 4, 1}; // DC ZVA (SYS)
 
 // SCTLR_ELx bits.
 constexpr uint64_t sctlr_m = 1u << 0;     // stage 1 translation enabled

@@ -62,6 +62,24 @@ a64_sysreg_action a64_cpu::on_sysreg(const a64_sysreg_access &a, uint64_t &value
     return action;
 }
 
+// DC ZVA to any type of Device memory generates an Alignment fault (DC ZVA's description; with
+// stage 1 off data accesses are Device-nGnRnE), which the engine does not know: ISS WnR 1, CM 0,
+// DFSC 0b100001; FAR Xt. A translation or permission fault is the engine's (take_abort).
+bool a64_cpu::dc_zva_faults(uint64_t xt)
+{
+    const a64_translation t = translate(xt, 1, true, false);
+    if (t.fault.kind != a64_fault_kind::none || !t.device)
+        return false;
+    const bool same = sync_target_el() == current_el();
+    pending_exception_ = true;
+    pending_ec_ = same ? EC_DABORT_SAME : EC_DABORT_LOWER;
+    pending_iss_ = 0x21 | (1u << 6);
+    pending_target_ = 1;
+    pending_far_valid_ = true;
+    pending_far_ = xt;
+    return true;
+}
+
 a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &value)
 {
     // The PMU and trace fields of the ID registers.
@@ -76,6 +94,8 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         value = config_.id_aa64dfr1;
         return a64_sysreg_action::done;
     }
+    if (is(a, dc_zva) && dc_zva_faults(value))
+        return a64_sysreg_action::stop;
     // SYS instructions (cache and TLB maintenance, ...) and the debug registers: the engine's.
     const bool trc = trace_unit_register(a);
     if (a.op0 != 3 && !trc)

@@ -184,18 +184,18 @@ bool unicorn_engine::open(std::string &error, a64_engine_hooks hooks)
         // The direction is the hook's: MRS and SYSL read into Xt, MSR and SYS write.
         uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook<true>), this, 1, 0,
                     UC_ARM64_INS_MRS);
-        uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook<false>), this, 1,
-                    0, UC_ARM64_INS_MSR);
-        uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook<false>), this, 1,
-                    0, UC_ARM64_INS_SYS);
+        uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook<false>), this, 1, 0,
+                    UC_ARM64_INS_MSR);
+        uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook<false>), this, 1, 0,
+                    UC_ARM64_INS_SYS);
         uc_hook_add(uc_, &h, UC_HOOK_INSN, reinterpret_cast<void *>(sysreg_hook<true>), this, 1, 0,
                     UC_ARM64_INS_SYSL);
     }
     // Called only when an exception happens, or code is translated from an MMIO region's
     // address: free while code runs.
     uc_hook_add(uc_, &h, UC_HOOK_INTR, reinterpret_cast<void *>(intr_hook), this, 1, 0);
-    uc_hook_add(uc_, &h, UC_HOOK_MEM_FETCH_PROT, reinterpret_cast<void *>(fetch_prot_hook), this,
-                1, 0);
+    uc_hook_add(uc_, &h, UC_HOOK_MEM_FETCH_PROT, reinterpret_cast<void *>(fetch_prot_hook), this, 1,
+                0);
     uc_ctl_exits_enable(uc_);
     set_exits(no_stop);
 
@@ -258,8 +258,7 @@ bool unicorn_engine::cover_the_rest(std::string &error)
     // [base, base + size), size 0 meaning up to 2^64.
     auto cover = [&](uint64_t base, uint64_t size) {
         do {
-            const uint64_t piece =
-                size == 0 || size > uint64_t{1} << 63 ? uint64_t{1} << 63 : size;
+            const uint64_t piece = size == 0 || size > uint64_t{1} << 63 ? uint64_t{1} << 63 : size;
             mmio_region &r = mmio_.emplace_back(mmio_region{this, base});
             uc_err err = uc_mmio_map(uc_, base, piece, device_read, &r, device_write, &r);
             if (err != UC_ERR_OK) {
@@ -652,8 +651,8 @@ bool unicorn_engine::device_access(uint64_t pa, unsigned size, bool write, uint6
     return ok;
 }
 
-bool unicorn_engine::fetch_prot_hook(uc_engine *, uc_mem_type, uint64_t address, int size,
-                                     int64_t, void *user)
+bool unicorn_engine::fetch_prot_hook(uc_engine *, uc_mem_type, uint64_t address, int size, int64_t,
+                                     void *user)
 {
     auto *self = static_cast<unicorn_engine *>(user);
     if (self->calls_client_ && self->client_ && self->client_->on_fetch(address))

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 using namespace pmtrace::platform;
 using namespace a64_test;
@@ -103,6 +104,48 @@ TEST(A64Cpu, DeviceAccessesInsideABlockAreMadeOnceAtTheirInstruction)
     EXPECT_EQ(r.platform->a64->stats().bus_errors, 3u);
     ASSERT_FALSE(warnings.list().empty()); // the first, then a count of the repeats
     EXPECT_EQ(warnings.list()[0], "vp.bus: no target at 0xa000008 (4 bytes)");
+}
+
+// DC ZVA (dc_zva.S) zeroes the aligned block of DCZID_EL0.BS words holding Xt, and nothing
+// around it: through a high virtual address, at EL0 (SCTLR_EL1.DZE). To Device memory it is an
+// Alignment fault (DC ZVA: "any type of Device memory"): EC 0x25, WnR 1, DFSC 0b100001, FAR Xt;
+// with the MMU off (data accesses Device-nGnRnE: RAM untouched) and to the PL011 (no access).
+TEST(A64Cpu, DcZvaZeroesItsBlockAndFaultsOnDeviceMemory)
+{
+    const labels at("dc_zva");
+    run_result r = run("dc_zva");
+    const unsigned block = 4u << (r.x[10] & 0xF);
+    ASSERT_EQ(block, 64u); // DCZID_EL0.BS 4; DZP 0
+    const uint8_t *ram = r.platform->ram.data();
+    auto zeroed = [&](uint64_t pa) {
+        std::vector<unsigned> zero;
+        for (unsigned i = 0; i < 0x100; i++)
+            if (ram[pa - 0x4000'0000 + i] == 0)
+                zero.push_back(i);
+        return zero;
+    };
+    auto range = [](unsigned from, unsigned n) {
+        std::vector<unsigned> v;
+        for (unsigned i = 0; i < n; i++)
+            v.push_back(from + i);
+        return v;
+    };
+    EXPECT_EQ(zeroed(0x4020'0000), range(0, 0));
+    EXPECT_EQ(zeroed(0x4020'1000), range(0x80, 64));
+    EXPECT_EQ(zeroed(0x4020'2000), range(0xC0, 64));
+    ASSERT_EQ(r.x[25], 2u);
+    const struct {
+        uint64_t elr, far;
+    } aborts[] = {{at("zva_mmu_off"), 0x4020'0048}, {at("zva_device"), 0x0900'0000}};
+    for (unsigned n = 0; n < 2; n++) {
+        uint64_t rec[3] = {};
+        std::memcpy(rec, ram + 0x30'0000 + 32 * n, sizeof rec);
+        EXPECT_EQ(rec[0], esr(0x25, 0x61)) << n;
+        EXPECT_EQ(rec[1], aborts[n].elr) << n;
+        EXPECT_EQ(rec[2], aborts[n].far) << n;
+    }
+    EXPECT_EQ(r.platform->a64->stats().device_accesses, 0u);
+    EXPECT_EQ(r.platform->uart.output(), "");
 }
 
 // With the MMU on (4 KiB granule, walks from level 1), each abort is taken to VBAR_EL1 + 0x200

@@ -338,6 +338,7 @@ class a64_cpu : public sc_core::sc_module,
     // System registers (a64_cpu_sysreg.cpp).
     a64_sysreg_action model_sysreg(const a64_sysreg_access &a, uint64_t &value);
     uint32_t sysreg_iss(const a64_sysreg_access &a) const;
+    bool dc_zva_faults(uint64_t xt);
 
     unsigned current_el();
     pmt_pe_state pe_state_for(unsigned el);
@@ -436,6 +437,8 @@ class a64_cpu : public sc_core::sc_module,
     bool pending_exception_ = false; // a sysreg access stopped for an exception
     uint32_t pending_ec_ = 0, pending_iss_ = 0;
     unsigned pending_target_ = 1;
+    bool pending_far_valid_ = false; // FAR of the pending exception (to EL1 by take_sync)
+    uint64_t pending_far_ = 0;
     bool in_engine_ = false;
     // The load or store whose device accesses are in progress (on_device_access): the engine
     // may pass one access in parts, and a pair's elements one by one.
