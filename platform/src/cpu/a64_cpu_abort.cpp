@@ -76,10 +76,21 @@ a64_translation a64_cpu::translate(uint64_t va, unsigned size, bool write, bool 
     });
 }
 
+// One translation per page (code_page_), kept until code_generation_ moves on or the Exception
+// level changes: decoding a block reads its instructions one by one.
 bool a64_cpu::read_code(uint64_t va, uint32_t &insn)
 {
-    const a64_translation t = translate(va, 4, false, true);
-    return t.fault.kind == a64_fault_kind::none && engine_->read_memory(t.pa, &insn, 4);
+    const uint64_t page = va & ~uint64_t{0xFFF};
+    const unsigned el = current_el();
+    if (page != code_page_.va || el != code_page_.el || code_page_.generation != code_generation_) {
+        const a64_translation t = translate(page, 4, false, true);
+        if (t.fault.kind != a64_fault_kind::none) {
+            code_page_.va = ~uint64_t{0};
+            return false;
+        }
+        code_page_ = {page, t.pa, code_generation_, el};
+    }
+    return engine_->read_memory(code_page_.pa + (va & 0xFFF), &insn, 4);
 }
 
 uint64_t a64_cpu::data_pa(uint64_t va, unsigned size, bool write)

@@ -49,12 +49,13 @@ std::array<uint64_t, 2> a64_cpu::common_events(bool trbe)
 const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
 {
     block_info &b = blocks_[block_slot(address)];
-    if (b.address == address && b.size == size)
+    if (b.address == address && b.size == size && b.generation == code_generation_)
         return b;
     b = block_info{};
     count_range(address, address + size, b);
     b.address = address;
     b.size = size;
+    b.generation = code_generation_;
     b.insns = size / 4;
     if (b.classes & A64_STORE_EXCLUSIVE)
         b.exclusive_cut = exclusive_cut(address, size);
@@ -380,7 +381,8 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
     count_repeats();
     if (fast_) {
         const block_info &b = blocks_[block_slot(address)];
-        if (b.address == address && b.size == size && b.plain && !irq_level_ && !serror_pending_) {
+        if (b.address == address && b.size == size && b.generation == code_generation_ && b.plain &&
+            !irq_level_ && !serror_pending_) {
             const block_info &ran = *current_info_;
             retired_ += ran.insns;
             for (unsigned k = 0; k < event_lanes; k++)

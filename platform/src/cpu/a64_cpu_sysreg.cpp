@@ -46,10 +46,23 @@ uint32_t a64_cpu::sysreg_iss(const a64_sysreg_access &a) const
            (uint32_t{a.crn} << 10) | (a.rt << 5) | (uint32_t{a.crm} << 1) | (a.read ? 1u : 0u);
 }
 
+// TLBI (SYS, CRn 8), IC (SYS, CRn 7, CRm 1 or 5), and writes at EL1 and above to registers of
+// CRn 1 (SCTLR, HCR, SCR, ...), 2 (TTBRx, TCR) and 10 (MAIR): what the CPU decoded by virtual
+// address may be stale after them.
+void a64_cpu::code_may_change(const a64_sysreg_access &a)
+{
+    if (a.read)
+        return;
+    if ((a.op0 == 1 && (a.crn == 8 || (a.crn == 7 && (a.crm == 1 || a.crm == 5)))) ||
+        (a.op0 == 3 && a.op1 != 3 && (a.crn == 1 || a.crn == 2 || a.crn == 10)))
+        code_generation_++;
+}
+
 a64_sysreg_action a64_cpu::on_sysreg(const a64_sysreg_access &a, uint64_t &value)
 {
     trace_flush();
     count_repeats();
+    code_may_change(a);
     const a64_sysreg_action action = model_sysreg(a, value);
     // Unicorn 2.0.1 (QEMU) ends a block after a system register write, and after an access to a
     // register it does not know (translated as UNDEFINED); after a read of one it knows, the block

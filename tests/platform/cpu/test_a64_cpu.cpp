@@ -148,6 +148,17 @@ TEST(A64Cpu, DcZvaZeroesItsBlockAndFaultsOnDeviceMemory)
     EXPECT_EQ(r.platform->uart.output(), "");
 }
 
+// Two address spaces with different code at one virtual address (code_switch.S): the events
+// of each are its own. A function of four instructions at VA 0x400000 loads and stores only
+// under the second tables; after TTBR0_EL1 is switched to them (no TLB maintenance: another
+// ASID), its 10 calls count 10 loads and 10 stores, none from the first tables' 10 calls.
+TEST(A64Cpu, EventsFollowTheCodeOfTheAddressSpaceRunning)
+{
+    run_result r = run("code_switch");
+    EXPECT_EQ(r.x[10], 10u); // LD_RETIRED
+    EXPECT_EQ(r.x[11], 10u); // ST_RETIRED
+}
+
 // With the MMU on (4 KiB granule, walks from level 1), each abort is taken to VBAR_EL1 + 0x200
 // with the ESR and FAR of AArch64.Abort (J1.1): EC 0x25 (Data Abort, same EL) or 0x21
 // (Instruction Abort), IL 1, ISV 0, WnR for the store, the FSC of EncodeLDFSC (translation

@@ -476,6 +476,7 @@ class a64_cpu : public sc_core::sc_module,
         a64_p0 last_p0;
         uint32_t last_insn = 0;
         bool inner_p0 = false;
+        uint64_t generation = 0; // code_generation_ when it was decoded
     };
     static constexpr size_t block_cache_size = 4096; // a power of two
     static size_t block_slot(uint64_t address) { return (address >> 2) & (block_cache_size - 1); }
@@ -483,6 +484,17 @@ class a64_cpu : public sc_core::sc_module,
     void count_range(uint64_t begin, uint64_t end, block_info &counts);
     std::vector<block_info> blocks_;
     const block_info *current_info_ = nullptr;
+    // What the CPU decoded by virtual address (blocks_, code_page_) holds until the code or the
+    // translation may change: a TLB or instruction cache maintenance instruction, a write to a
+    // register of the translation regime (SCTLR, HCR, TTBRx, TCR, MAIR, ...: a process switch
+    // writes TTBR0). Each adds one (code_may_change).
+    uint64_t code_generation_ = 1;
+    void code_may_change(const a64_sysreg_access &a);
+    // The last page read_code translated: as a TLB holds a translation until maintenance.
+    struct {
+        uint64_t va = ~uint64_t{0}, pa = 0, generation = 0;
+        unsigned el = 4;
+    } code_page_;
 
     // Trace listeners (a64_cpu_trace.cpp). The open range: instructions [range_start_,
     // range_end_) executed since the last report; a branch that ended it whose outcome is known
