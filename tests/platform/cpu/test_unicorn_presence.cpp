@@ -1,11 +1,12 @@
 // What Unicorn 2.0.1 does with an access through a virtual address when the MMU is on (issue 28,
 // "evaluate this first"): before it translates, it only checks that *some* region of its own lies
-// at the virtual address; the access then goes where the tables say. The platform's engine today
-// answers the check with aliases (docs/cpu.md, "Unicorn 2.0.1: what the engine works around").
-// These tests pin the dependency's behaviour a memory path without aliases would rely on: every
-// address covered by a region (RAM; devices and the holes between them as MMIO regions; one
-// region over the upper virtual range, which no physical access reaches), and every access of
-// guest code goes where its tables map it, with no stop.
+// at the virtual address; the access then goes where the tables say. These tests pin the
+// dependency's behaviour the engine's memory path relies on (docs/cpu.md, "The memory path"):
+// every address covered by a region (RAM; devices and the holes between them as MMIO regions;
+// regions over the upper virtual range, which no physical access reaches), every access of guest
+// code goes where its tables map it, with no stop; an MMIO callback sees the registers before its
+// instruction, and a stop asked for in it comes right after the access; a fetch through an MMIO
+// region's address goes on when the UC_HOOK_MEM_FETCH_PROT hook says so.
 //
 // Unicorn directly, no platform: a few MSRs at EL1 turn on a 4 KiB-granule, 48-bit regime whose
 // tables the test writes into RAM, then loads and stores through the virtual addresses below.
@@ -30,13 +31,18 @@ constexpr uint64_t upper_base = 0xFFF0'0000'0000'0000;
 struct bus_log {
     unsigned device_reads = 0, device_writes = 0, hole_accesses = 0;
     uint64_t last_device_offset = 0;
+    bool stop_in_read = false; // uc_emu_stop() in the read callback
+    uint64_t x9_in_read = 0;
 };
 
-uint64_t device_read(uc_engine *, uint64_t offset, unsigned, void *user)
+uint64_t device_read(uc_engine *uc, uint64_t offset, unsigned, void *user)
 {
     auto *log = static_cast<bus_log *>(user);
     log->device_reads++;
     log->last_device_offset = offset;
+    uc_reg_read(uc, UC_ARM64_REG_X9, &log->x9_in_read);
+    if (log->stop_in_read)
+        uc_emu_stop(uc);
     return 0xD0D0;
 }
 
@@ -230,7 +236,7 @@ TEST_F(UnicornPresence, EveryAccessGoesWhereTheTablesSayWhenEveryAddressHasARegi
 }
 
 // Without those regions the first access through a virtual address that has no region of its own
-// fails (the defect the engine's aliases answer today).
+// fails (the defect the regions over every address answer).
 TEST_F(UnicornPresence, AnAccessWithoutARegionAtItsVirtualAddressFails)
 {
     put(0x4020'0000, 0x1111);
@@ -238,6 +244,63 @@ TEST_F(UnicornPresence, AnAccessWithoutARegionAtItsVirtualAddressFails)
     mmu_on_and_run({0xF9400001}); // ldr x1, [x0]
     EXPECT_EQ(result_, UC_ERR_READ_UNMAPPED);
     EXPECT_EQ(x(1), 0u);
+}
+
+// In an MMIO callback the registers are those before the instruction (x9 counted to 2 by the two
+// ADDs before the load), and a stop asked for there comes right after the access: the load has
+// written its register, the ADDs after it have not run, and pc is the block's start (the engine
+// puts back registers it saved in the callback when it stops there: a64_engine_unicorn.cpp).
+TEST_F(UnicornPresence, AStopInsideAnMmioCallbackComesRightAfterTheAccess)
+{
+    cover_every_address();
+    log_.stop_in_read = true;
+    set_x(6, 0x800'0010);
+    mmu_on_and_run({0xD2800029,   // mov x9, #1
+                    0x91000529,   // add x9, x9, #1
+                    0xB94000C6,   // ldr w6, [x6]: the device
+                    0x91000529,   // add x9, x9, #1
+                    0x91000529}); // add x9, x9, #1
+    EXPECT_EQ(result_, UC_ERR_OK);
+    EXPECT_EQ(log_.x9_in_read, 2u);
+    EXPECT_EQ(x(9), 2u);
+    EXPECT_EQ(x(6), 0xD0D0u);
+    uint64_t pc = 0;
+    uc_reg_read(uc_, UC_ARM64_REG_PC, &pc);
+    EXPECT_EQ(pc, 0x4060'0000u);
+}
+
+bool allow_fetch(uc_engine *, uc_mem_type, uint64_t, int, int64_t, void *user)
+{
+    ++*static_cast<unsigned *>(user);
+    return true;
+}
+
+// Code through an address whose region is an MMIO region (here the upper range) is refused
+// (UC_ERR_FETCH_PROT) unless a UC_HOOK_MEM_FETCH_PROT hook answers true; it is asked once per
+// instruction translated, and the code then runs from the RAM the tables name.
+TEST_F(UnicornPresence, AFetchThroughAnMmioRegionsAddressGoesOnWhenTheHookSaysSo)
+{
+    cover_every_address();
+    const uint32_t code[] = {0xD2800129, 0xD65F03C0}; // mov x9, #9; ret
+    std::memcpy(ram_.get() + 0x70'0000, code, sizeof code);
+    set_x(10, 0xFFFF'0000'0070'0000); // TTBR1: RAM 0x40700000
+    set_x(30, 0x4060'0004);
+    mmu_on_and_run({0xD63F0140}); // blr x10
+    EXPECT_EQ(result_, UC_ERR_FETCH_PROT);
+    EXPECT_EQ(x(9), 0u);
+
+    unsigned asked = 0;
+    uc_hook h;
+    ASSERT_EQ(uc_hook_add(uc_, &h, UC_HOOK_MEM_FETCH_PROT, reinterpret_cast<void *>(allow_fetch),
+                          &asked, 1, 0),
+              UC_ERR_OK);
+    uint64_t pc = 0x4060'0000;
+    uc_reg_write(uc_, UC_ARM64_REG_PC, &pc);
+    set_x(30, 0x4060'0004);
+    result_ = uc_emu_start(uc_, 0x4060'0000, 0x4060'0004, 0, 0);
+    EXPECT_EQ(result_, UC_ERR_OK);
+    EXPECT_EQ(x(9), 9u);
+    EXPECT_EQ(asked, 2u); // two instructions translated
 }
 
 } // namespace
