@@ -40,9 +40,18 @@ constexpr block_event block_events[] = {
     // BR_IND_RETIRED: every Software change of the PC that is neither an immediate branch nor
     // exception-generating: BR, BLR, RET (and their authenticated forms) and ERET.
     {PMT_EV_BR_IND_RETIRED, A64_BR_INDIRECT | A64_ERET},
+    // PC_WRITE_RETIRED: each Software change of the PC that is taken (D14.3): every branch and
+    // exception return, as BR_RETIRED, but a conditional branch only when taken. A block ends at
+    // a branch, so whether it was taken is where the next block starts: the block counts it,
+    // and the CPU takes it back when the next block is the one after it (not_taken_lane).
+    {PMT_EV_PC_WRITE_RETIRED, A64_BRANCH | A64_ERET},
 };
+
+// The lane of PC_WRITE_RETIRED.
+constexpr unsigned not_taken_lane = 7;
 static_assert(sizeof(block_events) / sizeof(block_events[0]) == a64_cpu::num_block_events,
               "a64_cpu::num_block_events is the size of the table");
+static_assert(block_events[not_taken_lane].event == PMT_EV_PC_WRITE_RETIRED, "its lane");
 
 // How many of event k's classes instruction class `c` has.
 inline uint32_t occurrences(unsigned k, uint32_t c)

@@ -176,6 +176,11 @@ void a64_cpu::retire_one(uint32_t insn, uint64_t pc)
 void a64_cpu::finish_block(uint64_t end, uint64_t next)
 {
     retire_range(block_begin_, std::min(end, block_end_));
+    // A conditional branch that ends the block and was not taken is no Software change of the
+    // PC that is taken (PC_WRITE_RETIRED counted it with the block).
+    if (end >= block_end_ && next == block_end_ && block_begin_ < block_end_ && current_info_ &&
+        (current_info_->last_class & A64_CONDITIONAL))
+        events_[a64::not_taken_lane]--;
     block_active_ = false;
     end_fast();
     if (tracing_)
@@ -387,6 +392,8 @@ uint64_t a64_cpu::on_block(uint64_t address, uint32_t size)
             retired_ += ran.insns;
             for (unsigned k = 0; k < event_lanes; k++)
                 events_[k] += ran.events[k];
+            if ((ran.last_class & A64_CONDITIONAL) && address == ran.address + ran.size)
+                events_[a64::not_taken_lane]--; // its conditional branch was not taken
             if (tracing_)
                 trace_whole(ran, address);
             block_active_ = false;

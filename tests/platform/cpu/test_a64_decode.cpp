@@ -91,11 +91,14 @@ TEST(A64Decode, Classes)
 {
     EXPECT_EQ(a64_classify(0x39000022), uint32_t{A64_STORE}); // strb w2, [x1]
     uint32_t immed = A64_BRANCH | A64_BR_IMMED;
-    EXPECT_EQ(a64_classify(0x14000002), immed);                                  // b
-    EXPECT_EQ(a64_classify(0x94000002), immed);                                  // bl
-    EXPECT_EQ(a64_classify(0x54000041), immed);                                  // b.ne
-    EXPECT_EQ(a64_classify(0xB4000041), immed);                                  // cbz
-    EXPECT_EQ(a64_classify(0x36180041), immed);                                  // tbz
+    EXPECT_EQ(a64_classify(0x14000002), immed); // b
+    EXPECT_EQ(a64_classify(0x94000002), immed); // bl
+    uint32_t conditional = immed | A64_CONDITIONAL;
+    EXPECT_EQ(a64_classify(0x54000041), conditional); // b.ne
+    EXPECT_EQ(a64_classify(0x5400004E), immed);       // b.al: always taken
+    EXPECT_EQ(a64_classify(0x5400004F), immed);       // b.nv: always taken too
+    EXPECT_EQ(a64_classify(0xB4000041), conditional); // cbz
+    EXPECT_EQ(a64_classify(0x36180041), conditional); // tbz
     EXPECT_EQ(a64_classify(0xD61F0020), uint32_t{A64_BRANCH | A64_BR_INDIRECT}); // br
     EXPECT_EQ(a64_classify(0xD63F0040), uint32_t{A64_BRANCH | A64_BR_INDIRECT}); // blr
     EXPECT_EQ(a64_classify(0xD65F03C0),

@@ -197,14 +197,24 @@ TEST(A64Events, ExceptionEventsAndAnOverflowOnExceptionReturn)
 
 // D14.3: PMCEID0_EL0[e] (e < 32), PMCEID1_EL0[e - 32] and PMCEID0_EL0[32 + e - 0x4000] read 1
 // for an implemented event: with the AArch64 CPU exactly those it delivers (SW_INCR, LD_RETIRED,
-// ST_RETIRED, INST_RETIRED, EXC_TAKEN, EXC_RETURN, BR_IMMED_RETIRED, BR_RETURN_RETIRED,
-// CPU_CYCLES, MEM_ACCESS, CHAIN; BR_RETIRED, STALL_FRONTEND, STALL_BACKEND, STALL; the Trace
-// Buffer Unit's TRB_WRAP and TRB_TRIG).
+// ST_RETIRED, INST_RETIRED, EXC_TAKEN, EXC_RETURN, PC_WRITE_RETIRED, BR_IMMED_RETIRED,
+// BR_RETURN_RETIRED, CPU_CYCLES, MEM_ACCESS, CHAIN; BR_RETIRED, STALL_FRONTEND, STALL_BACKEND,
+// STALL; the Trace Buffer Unit's TRB_WRAP and TRB_TRIG).
+// D14.3 PC_WRITE_RETIRED counts each Software change of the PC that is taken: a conditional
+// branch only when taken (pc_write.S: 4 per iteration but the last b.ne), where BR_RETIRED counts
+// every branch (6 per iteration).
+TEST(A64Events, PcWriteRetiredCountsTakenBranchesOnly)
+{
+    run_result r = run("pc_write");
+    EXPECT_EQ(r.x[10], 4u * 10 - 1);
+    EXPECT_EQ(r.x[11], 6u * 10);
+}
+
 TEST(A64Events, PmceidListsTheEventsTheCpuDelivers)
 {
     run_result r = run("events", with_counters(8));
     uint64_t pmceid0 = 0;
-    for (unsigned e : {0x00, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0D, 0x0E, 0x11, 0x13, 0x1E})
+    for (unsigned e : {0x00, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x0E, 0x11, 0x13, 0x1E})
         pmceid0 |= uint64_t{1} << e;
     pmceid0 |= (uint64_t{1} << (32 + 0x0C)) | (uint64_t{1} << (32 + 0x0E));
     EXPECT_EQ(r.x[19], pmceid0);

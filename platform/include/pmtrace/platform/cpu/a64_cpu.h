@@ -134,7 +134,7 @@ class a64_cpu : public sc_core::sc_module,
     // The events counted from the instructions retired besides INST_RETIRED (MEM_ACCESS,
     // LD_RETIRED, ST_RETIRED, BR_RETIRED, BR_IMMED_RETIRED, BR_RETURN_RETIRED, BR_IND_RETIRED:
     // platform/src/cpu/a64_block_events.h).
-    static constexpr unsigned num_block_events = 7;
+    static constexpr unsigned num_block_events = 8;
     // Their counts per block and in all, padded to an even number of lanes: adding a block's
     // counts (on_block's fast path) is then four vector additions.
     static constexpr unsigned event_lanes = (num_block_events + 1) & ~1u;

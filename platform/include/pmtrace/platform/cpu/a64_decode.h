@@ -33,6 +33,8 @@ enum a64_class : uint32_t {
     A64_STORE_EXCLUSIVE = 1u << 11,
     A64_ISB = 1u << 12, // ISB
     A64_WFE = 1u << 13, // WFE, WFIT, WFET (WFI is A64_WFI)
+    // A branch taken or not by a condition: B.cond, BC.cond (not AL, NV), CBZ, CBNZ, TBZ, TBNZ
+    A64_CONDITIONAL = 1u << 14,
 };
 
 uint32_t a64_classify(uint32_t insn);

@@ -1,0 +1,8 @@
+# What the guest runs (tests/linux/linux_boot.sh): perf on a program of known length.
+echo "guest: uname $(uname -r)"
+echo "guest: perf stat"
+perf stat -x, -e instructions:u,cycles:u,branches:u -- /count_loop 2>&1
+perf stat -x, -e r08:u,r11:u,r13:u,r1e:u -- /count_loop 2>&1
+echo "guest: perf record"
+perf record -q -e instructions:u -c 100000 -o /tmp/perf.data -- /count_loop 2>&1
+perf report -i /tmp/perf.data --stdio --sort sym 2>&1 | grep -v '^#' | grep -v '^$'

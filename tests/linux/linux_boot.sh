@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Boots Debian bookworm's unmodified arm64 kernel on pmtrace-vp with an initramfs made from
+# Debian's packages (scripts/linux_guest.py), runs perf on a program of known length
+# (count_loop.S, commands.sh) and checks the console: perf stat's counts exact against the
+# program, perf record's samples taken through PMUIRQ and named by perf report, the run ended by
+# poweroff with exit 0.
+#   linux_boot.sh PMTRACE_VP WORK_DIR (WORK_DIR holds count_loop, built by the tests)
+# Exit 0: passed; 77: skipped, only when the guest's packages cannot be had (the reason printed).
+set -uo pipefail
+vp=$1
+work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+guest=$here/../../scripts/linux_guest.py
+kernel=$("$guest" kernel 2>&1) || {
+  echo "SKIP: $kernel"
+  exit 77
+}
+"$guest" initramfs "$work/initramfs.cpio" "$here/commands.sh" \
+  --file "$work/count_loop=/count_loop" || exit 1
+console=$work/console.log
+status=0
+timeout 1500 "$vp" --kernel "$kernel" --initrd "$work/initramfs.cpio" --ram 1G \
+  --append "console=ttyAMA0" </dev/null >"$console" 2>&1 || status=$?
+failed=0
+check() { # description, extended regular expression that a console line must match
+  if ! grep -qE "$2" "$console"; then
+    echo "FAILED: $1 (no line matches /$2/)"
+    failed=1
+  fi
+}
+[ "$status" -eq 0 ] || { echo "FAILED: pmtrace-vp exited $status"; failed=1; }
+check "the kernel booted" "^\[ *[0-9.]+\] Linux version 6\."
+check "/init ran" "^pmtrace-guest: /init"
+# count_loop: 2 + 2 * 1000000 + 3 instructions at EL0, 1000000 branches.
+check "instructions:u exact" "^2000005,,instructions:u,"
+check "r08:u (INST_RETIRED) exact" "^2000005,,r08:u,"
+check "cycles:u counted" "^[1-9][0-9]*,,cycles:u,"
+check "r11:u counted" "^[1-9][0-9]*,,r11:u,"
+check "perf record's samples named" "^ +[0-9.]+% +\[\.\] count_loop"
+check "the commands ended" "^pmtrace-guest: done \(0\)"
+if [ "$failed" -ne 0 ]; then
+  echo "--- console (last 60 lines) ---"
+  tail -60 "$console"
+  exit 1
+fi
+echo "passed: $(grep -cE '^\[ *[0-9.]+\]' "$console") kernel lines; $(grep -E 'instructions:u' "$console" | head -1)"
