@@ -49,8 +49,8 @@ struct virt_dtb_config {
     std::string psci_method = "hvc";
     std::string bootargs; // chosen/bootargs (omit when empty)
     uint64_t uart_base = virt::uart_base, uart_size = virt::uart_size;
-    // PL011: QEMU virt uses SPI 1; we have no SPIs wired but describe it as QEMU does.
-    unsigned uart_spi = 1;
+    // PL011: SPI 1 (INTID 33), where the platform wires it, as QEMU's virt.
+    unsigned uart_spi = virt::uart_intid - 32;
     uint32_t uart_clock_hz = 24000000; // apb_pclk fixed-clock
     uint64_t gicd_base = virt::gic_distributor_base, gicd_size = virt::gic_distributor_size;
     // One PE's redistributor frames (RD_base + SGI_base).
