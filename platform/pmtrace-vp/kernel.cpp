@@ -1,12 +1,10 @@
 // kernel.cpp - pmtrace-vp --kernel (kernel.h).
 #include "kernel.h"
+#include "console.h"
 #include "scenario.h"
 
 #include <pmtrace/platform/boot/boot_image.h>
 #include <pmtrace/platform/boot/virt_dtb.h>
-
-#include <poll.h>
-#include <unistd.h>
 
 #include <ostream>
 #include <sstream>
@@ -16,22 +14,6 @@ namespace pmtrace::vp_cli
 
 namespace
 {
-
-// The console's input: a character from stdin when one is waiting, never blocking; -1 for
-// none (and from the end of the input on).
-int stdin_char()
-{
-    static bool ended = false;
-    pollfd p{STDIN_FILENO, POLLIN, 0};
-    if (ended || poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP)))
-        return -1;
-    unsigned char c = 0;
-    if (read(STDIN_FILENO, &c, 1) != 1) {
-        ended = true;
-        return -1;
-    }
-    return c;
-}
 
 std::string hex(uint64_t v)
 {
@@ -87,7 +69,8 @@ platform::vp_config kernel_platform_config(const options &o)
     c.pe.core.ete.unit_buffer = static_cast<unsigned>(o.trace_unit_buffer);
     c.a64.trace_batch = o.trace_batch;
     c.uart.echo = true;
-    c.uart.input = stdin_char;
+    if (!o.kernel.empty())
+        c.uart.input = console_char; // the user's image: stdin (console.h)
     return c;
 }
 

@@ -1,7 +1,7 @@
 // kernel.h - pmtrace-vp --kernel: a user's image booted on the AArch64 CPU as QEMU's virt board
 // boots -kernel (boot_image.h loads it, virt_dtb.h describes the platform to it, x0 = the device
-// tree, MMU off, interrupts masked), the PL011 as the console (stdout, input from stdin), the run
-// to PSCI SYSTEM_OFF.
+// tree, MMU off, interrupts masked), the PL011 as the console (stdout, input from stdin:
+// console.h), the run to PSCI SYSTEM_OFF.
 #ifndef PMTRACE_VP_KERNEL_H
 #define PMTRACE_VP_KERNEL_H
 
@@ -18,7 +18,8 @@
 namespace pmtrace::vp_cli
 {
 
-// The platform the options ask for, with the AArch64 CPU and the console.
+// The platform the options ask for, with the AArch64 CPU and the console (stdin its input with
+// --kernel; the scenario image reads none).
 platform::vp_config kernel_platform_config(const options &o);
 
 // Loads the image (--kernel's file, or `image`, named `name` in messages) and its device tree
