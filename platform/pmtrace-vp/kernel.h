@@ -22,10 +22,11 @@ namespace pmtrace::vp_cli
 // --kernel; the scenario image reads none).
 platform::vp_config kernel_platform_config(const options &o);
 
-// Loads the image (--kernel's file, or `image`, named `name` in messages) and its device tree
-// into RAM and gives the CPU its boot state; `bootargs` is the command line. Returns -1 to run,
-// or the exit status: 0 after --dump-dtb, exit_usage with a message on `err` for an image or
-// device tree that cannot be used. `loaded` (may be null) gets where the image went.
+// Loads the image (--kernel's file, or `image`, named `name` in messages), --initrd's initial RAM
+// disk and the device tree into RAM and gives the CPU its boot state; `bootargs` is the command
+// line. Returns -1 to run,
+// or the exit status: 0 after --dump-dtb, exit_usage with a message on `err` for an image, initrd
+// or device tree that cannot be used or placed. `loaded` (may be null) gets where the image went.
 int boot_kernel(const options &o, platform::vp &vp, std::ostream &err,
                 platform::boot_image *loaded = nullptr);
 int boot_kernel(const options &o, platform::vp &vp, const std::vector<uint8_t> &image,
