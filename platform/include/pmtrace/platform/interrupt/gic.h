@@ -1,5 +1,5 @@
-// gic.h - a GICv3 (Arm IHI 0069) enough for a PE to take PMU and TRBE interrupts as Linux does:
-// the Distributor, one Redistributor per PE, and one CPU interface per PE as calls.
+// gic.h - a GICv3 (Arm IHI 0069) enough for Linux's irq-gic-v3 and bare-metal GIC code: the
+// Distributor with its SPIs, one Redistributor per PE, and one CPU interface per PE as calls.
 //
 // Sockets (addresses are offsets; the router maps them): `distributor`, the 64 KiB GICD frame
 // (virt: 0x0800_0000), and `redistributors`, one 128 KiB RD_base + SGI_base pair per PE
