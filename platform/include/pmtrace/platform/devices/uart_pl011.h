@@ -15,9 +15,9 @@
 //   RTRIS  the receive timeout: the FIFO is not empty and nothing more arrived for 32 bit periods
 //          (of the baud rate UARTIBRD/UARTFBRD give from UARTCLK); cleared when a read empties the
 //          FIFO or by UARTICR;
-//   TXRIS  set each time a written character leaves the FIFO (at once, so after every write to
-//          UARTDR: "a transition through a level", never out of reset before a write); cleared by
-//          UARTICR;
+//   TXRIS  the transmit FIFO is at or below its level once written data has left it ("a transition
+//          through a level"): empty at once, so set by every write to UARTDR, never out of reset
+//          before one; a write cannot fill the FIFO above a level, so only UARTICR clears it;
 // the error and modem interrupts never rise. UARTMIS = UARTRIS & UARTIMSC; the `intr` output
 // (UARTINTR, the combined interrupt) is high while UARTMIS is not 0.
 //
