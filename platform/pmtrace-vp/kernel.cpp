@@ -1,12 +1,10 @@
 // kernel.cpp - pmtrace-vp --kernel (kernel.h).
 #include "kernel.h"
+#include "console.h"
 #include "scenario.h"
 
 #include <pmtrace/platform/boot/boot_image.h>
 #include <pmtrace/platform/boot/virt_dtb.h>
-
-#include <poll.h>
-#include <unistd.h>
 
 #include <ostream>
 #include <sstream>
@@ -17,22 +15,6 @@ namespace pmtrace::vp_cli
 namespace
 {
 
-// The console's input: a character from stdin when one is waiting, never blocking; -1 for
-// none (and from the end of the input on).
-int stdin_char()
-{
-    static bool ended = false;
-    pollfd p{STDIN_FILENO, POLLIN, 0};
-    if (ended || poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP)))
-        return -1;
-    unsigned char c = 0;
-    if (read(STDIN_FILENO, &c, 1) != 1) {
-        ended = true;
-        return -1;
-    }
-    return c;
-}
-
 std::string hex(uint64_t v)
 {
     std::ostringstream s;
@@ -40,10 +22,16 @@ std::string hex(uint64_t v)
     return s.str();
 }
 
+// Where an initrd lies: [start, end); none when end is 0.
+struct initrd_place {
+    uint64_t start = 0, end = 0;
+};
+
 // The device tree the image gets: the user's (--dtb, with --append as chosen/bootargs) or the
-// platform's own.
+// platform's own; with an initrd, chosen/linux,initrd-start and linux,initrd-end say where.
 std::vector<uint8_t> device_tree(const options &o, const platform::vp &vp,
-                                 const std::string &bootargs, std::string &error)
+                                 const std::string &bootargs, const initrd_place &initrd,
+                                 std::string &error)
 {
     if (!o.dtb.empty()) {
         std::optional<std::vector<uint8_t>> user = platform::read_file(o.dtb, error);
@@ -51,7 +39,7 @@ std::vector<uint8_t> device_tree(const options &o, const platform::vp &vp,
             return {};
         std::vector<uint8_t> dtb;
         if (user)
-            dtb = platform::prepare_user_dtb(*user, bootargs, error);
+            dtb = platform::prepare_user_dtb(*user, bootargs, initrd.start, initrd.end, error);
         if (dtb.empty())
             error = "--dtb " + o.dtb + ": " + error;
         return dtb;
@@ -61,6 +49,8 @@ std::vector<uint8_t> device_tree(const options &o, const platform::vp &vp,
     const unsigned entry_el = vp.config().a64.entry_el;
     c.psci_method = entry_el == 3 ? "none" : entry_el == 2 ? "smc" : "hvc";
     c.bootargs = bootargs;
+    c.initrd_start = initrd.start;
+    c.initrd_end = initrd.end;
     c.pmu_ppi = platform::virt::pmu_intid - 16;
     c.trbe = vp.config().pe.core.trbe.feat_trbe;
     c.trbe_ppi = vp.gic.config().trbe_intid - 16;
@@ -87,7 +77,8 @@ platform::vp_config kernel_platform_config(const options &o)
     c.pe.core.ete.unit_buffer = static_cast<unsigned>(o.trace_unit_buffer);
     c.a64.trace_batch = o.trace_batch;
     c.uart.echo = true;
-    c.uart.input = stdin_char;
+    if (!o.kernel.empty())
+        c.uart.input = console_char; // the user's image: stdin (console.h)
     return c;
 }
 
@@ -107,7 +98,38 @@ int boot_kernel(const options &o, platform::vp &vp, const std::vector<uint8_t> &
                 platform::boot_image *loaded)
 {
     std::string error;
-    const std::vector<uint8_t> dtb = device_tree(o, vp, bootargs, error);
+    // The initial RAM disk's file first: one that cannot be read is refused before anything.
+    std::vector<uint8_t> initrd;
+    const std::string initrd_name = "--initrd " + o.initrd;
+    if (!o.initrd.empty()) {
+        std::optional<std::vector<uint8_t>> contents = platform::read_file(o.initrd, error);
+        if (!contents) {
+            err << "pmtrace-vp: " << initrd_name << ": " << error << "\n";
+            return exit_usage;
+        }
+        initrd = std::move(*contents);
+    }
+
+    // The image, then the initrd above it and the device tree above both, as QEMU's
+    // hw/arm/boot.c places them (boot_image.h).
+    std::optional<platform::boot_image> image = platform::load_boot_image(
+        file, platform::virt::ram_base, o.ram_size,
+        [&](uint64_t pa, const uint8_t *data, size_t n) { return vp.load(pa, data, n); }, error);
+    if (!image) {
+        err << "pmtrace-vp: " << name << ": " << error << "\n";
+        return exit_usage;
+    }
+    initrd_place place;
+    if (!initrd.empty()) {
+        const std::optional<uint64_t> at = platform::place_initrd(
+            *image, initrd.size(), platform::virt::ram_base, o.ram_size, error);
+        if (!at) {
+            err << "pmtrace-vp: " << initrd_name << ": " << error << "\n";
+            return exit_usage;
+        }
+        place = {*at, *at + initrd.size()};
+    }
+    const std::vector<uint8_t> dtb = device_tree(o, vp, bootargs, place, error);
     if (dtb.empty()) {
         err << "pmtrace-vp: " << error << "\n";
         return exit_usage;
@@ -118,18 +140,17 @@ int boot_kernel(const options &o, platform::vp &vp, const std::vector<uint8_t> &
         err << "pmtrace-vp: --dump-dtb: cannot write " << o.dump_dtb << "\n";
         return exit_failed;
     }
-
-    std::optional<platform::boot_image> image = platform::load_boot_image(
-        file, platform::virt::ram_base, o.ram_size,
-        [&](uint64_t pa, const uint8_t *data, size_t n) { return vp.load(pa, data, n); }, error);
-    std::optional<uint64_t> dtb_address;
-    if (image)
-        dtb_address =
-            platform::place_dtb(*image, dtb.size(), platform::virt::ram_base, o.ram_size, error);
+    const std::optional<uint64_t> dtb_address =
+        initrd.empty()
+            ? platform::place_dtb(*image, dtb.size(), platform::virt::ram_base, o.ram_size, error)
+            : platform::place_dtb_after_initrd(place.end, dtb.size(), platform::virt::ram_base,
+                                               o.ram_size, error);
     if (!dtb_address) {
-        err << "pmtrace-vp: " << name << ": " << error << "\n";
+        err << "pmtrace-vp: " << (initrd.empty() ? name : initrd_name) << ": " << error << "\n";
         return exit_usage;
     }
+    if (!initrd.empty())
+        (void)vp.load(place.start, initrd);
     (void)vp.load(*dtb_address, dtb.data(), dtb.size());
     vp.a64->set_boot(image->entry, *dtb_address);
     if (loaded)

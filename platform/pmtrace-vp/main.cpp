@@ -8,6 +8,7 @@
 // ETE trace to decode. docs/platform.md shows the command lines.
 #include "a64_capture.h"
 #include "a64_scenario.h"
+#include "console.h"
 #include "kernel.h"
 #include "kernel_trace.h"
 #include "options.h"
@@ -179,8 +180,11 @@ int run_a64(const options &o)
     sc_core::sc_report_handler::set_actions(vp.a64->name(), sc_core::SC_ERROR,
                                             sc_core::SC_DO_NOTHING);
     catch_interrupt();
+    if (!o.kernel.empty())
+        take_console(); // stdin, a terminal's modes set for the run (console.h)
     const auto t0 = std::chrono::steady_clock::now();
     const bool interrupted = simulate(o.time_limit);
+    restore_console();
     const double host = seconds_since(t0);
     if (vcd)
         sc_core::sc_close_vcd_trace_file(vcd);

@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <pmtrace/platform/boot/boot_image.h>
 #include <pmtrace/platform/bus/memory_map.h>
 #include <pmtrace/platform/vp.h>
 
@@ -505,6 +506,9 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
     if (given(vm, "append") && o.kernel.empty())
         throw bad_argument{"--append needs --kernel IMAGE (a scenario's command line comes from "
                            "its options: --dump-dtb shows it)"};
+    if (given(vm, "initrd") && o.kernel.empty())
+        throw bad_argument{"--initrd needs --kernel IMAGE (the initial RAM disk is the booted "
+                           "image's)"};
     if (!o.kernel.empty()) {
         convert_kernel(r, vm, o);
     } else if (o.cpu == cpu_kind::a64) {
@@ -702,8 +706,14 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "what an External abort on a trace write does (IMPLEMENTATION DEFINED, RGQWBF): ignore, "
         "serror or report (to the Trace Buffer Unit, TRBSR_EL1.EA)");
 
+    const std::string initrd_help =
+        "--kernel's initial RAM disk, loaded as QEMU's -initrd: at RAM + min(RAM / 2, " +
+        size_text(platform::initrd_offset(limits::ram_max)) + ") (" +
+        size_text(platform::initrd_offset(limits::ram_default)) +
+        " with the default --ram), or above the image when it reaches further; "
+        "chosen/linux,initrd-start and linux,initrd-end say where, and the device tree follows it";
     po::options_description kernel("Booting an image (as QEMU's virt board: -kernel, -append, "
-                                   "-dtb, -m)");
+                                   "-initrd, -dtb, -m)");
     kernel.add_options()("kernel", po::value(&o.kernel),
                          "run this image on the AArch64 CPU instead of a scenario: an ELF (by its "
                          "segments, at its entry), an arm64 Linux Image (its header's "
@@ -713,6 +723,7 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
                          "SYSTEM_OFF ends the run (exit 0); a summary of what the PMU counted "
                          "follows")("append", po::value(&o.append),
                                     "--kernel's command line (chosen/bootargs)")(
+        "initrd", po::value(&o.initrd), initrd_help.c_str())(
         "trace", po::bool_switch(&o.kernel_trace),
         "trace the image: pmtrace-vp programs the ETE and the Trace Buffer Unit before the "
         "image's first instruction (as a debugger would: the image must leave them and TRFCR "

@@ -106,12 +106,14 @@ struct options {
     // fault.
     fault_spec fault;
     // --kernel: an image booted on the AArch64 CPU as QEMU's virt board boots -kernel (with
-    // -append, -dtb, -m, -machine virtualization=on, secure=on); the scenario options do not apply.
+    // -append, -initrd, -dtb, -m, -machine virtualization=on, secure=on); the scenario options do
+    // not apply.
     // --ram, --virtualization, --secure, --time-limit, --quiet and --dump-dtb apply to the
     // scenario image on the AArch64 CPU too (its command line comes from the scenario options).
     std::string kernel;
     bool kernel_trace = false; // --trace: pmtrace-vp's own trace session around the image
     std::string append;
+    std::string initrd;   // an initial RAM disk (QEMU's -initrd)
     std::string dtb;      // a device tree of the user's (else the platform's own)
     std::string dump_dtb; // write the device tree given to the image and exit
     uint64_t ram_size = limits::ram_default;

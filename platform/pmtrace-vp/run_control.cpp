@@ -1,6 +1,8 @@
 // run_control.cpp - the run in slices, and Ctrl-C (run_control.h).
 #include "run_control.h"
 
+#include "console.h"
+
 #include <algorithm>
 #include <csignal>
 
@@ -12,8 +14,16 @@ namespace
 
 volatile std::sig_atomic_t interrupted = 0;
 
+// The first SIGINT sets the flag; a second ends pmtrace-vp at once, as SIGINT does, after giving
+// the terminal its modes back (console.h).
 extern "C" void on_interrupt(int)
 {
+    if (interrupted) {
+        restore_console();
+        std::signal(SIGINT, SIG_DFL);
+        std::raise(SIGINT);
+        return;
+    }
     interrupted = 1;
 }
 
@@ -37,7 +47,7 @@ void catch_interrupt()
     };
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART | SA_RESETHAND;
+    sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, nullptr);
 }
 

@@ -13,7 +13,8 @@
 namespace pmtrace::vp_cli
 {
 
-// Catches SIGINT for the next run (once: a second Ctrl-C ends the process as usual). A SIGINT
+// Catches SIGINT for the next run (once: a second Ctrl-C ends the process as usual, the terminal's
+// modes restored: console.h). A SIGINT
 // that is ignored when pmtrace-vp starts (a background job of a shell without job control) stays
 // ignored.
 void catch_interrupt();

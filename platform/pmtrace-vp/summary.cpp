@@ -107,10 +107,35 @@ void line(std::string &out, uint64_t v, const char *what, const std::string &not
     out += buf;
 }
 
-std::string interrupts_note(uint64_t pmu_acks, uint64_t trbe_acks, unsigned trbe_intid)
+// others: ", N INTID k ..." for the other INTIDs acknowledged (the AArch64 CPU's runs).
+std::string interrupts_note(uint64_t pmu_acks, uint64_t trbe_acks, unsigned trbe_intid,
+                            const std::string &others = "")
 {
     return "(GIC -> CPU IRQ: " + std::to_string(pmu_acks) + " INTID 23 PMUIRQ, " +
-           std::to_string(trbe_acks) + " INTID " + std::to_string(trbe_intid) + " TRBIRQ)";
+           std::to_string(trbe_acks) + " INTID " + std::to_string(trbe_intid) + " TRBIRQ" + others +
+           ")";
+}
+
+// The INTIDs other than PMUIRQ's and TRBIRQ's that the CPU interface returned, with how many
+// times: ", 3 INTID 33 UART, 1 INTID 30 CNTP".
+std::string other_interrupts(const platform::gic_cpu_interface &icc, unsigned trbe_intid)
+{
+    std::string out;
+    for (unsigned intid = 0; intid < platform::gic_no_interrupt; intid++) {
+        const uint64_t n = icc.acknowledged(intid);
+        if (!n || intid == platform::virt::pmu_intid || intid == trbe_intid)
+            continue;
+        out += ", " + std::to_string(n) + " INTID " + std::to_string(intid);
+        if (intid == platform::virt::uart_intid)
+            out += " UART";
+        else if (intid == platform::virt::timer_el1_physical_intid)
+            out += " CNTP";
+        else if (intid == platform::virt::timer_virtual_intid)
+            out += " CNTV";
+        else if (intid == platform::virt::timer_el2_physical_intid)
+            out += " CNTHP";
+    }
+    return out;
 }
 
 std::string times(double simulated, double host, uint64_t instructions)
@@ -213,7 +238,8 @@ std::string format_kernel_text(const options &o, platform::vp &vp, double host_s
     const unsigned trbe_intid = vp.gic.config().trbe_intid;
     line(out, cs.irqs, "interrupts taken",
          interrupts_note(vp.gic.cpu(0).acknowledged(platform::virt::pmu_intid),
-                         vp.gic.cpu(0).acknowledged(trbe_intid), trbe_intid));
+                         vp.gic.cpu(0).acknowledged(trbe_intid), trbe_intid,
+                         other_interrupts(vp.gic.cpu(0), trbe_intid)));
     line(out, cs.device_accesses, "device accesses", "(loads and stores outside RAM)");
     const pmtrace::trace_bus_stats &ts = vp.pe.trace_stats();
     pmt_ete_stats ete{};

@@ -160,6 +160,8 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     timer.cntp_irq.bind(gic.ppi(0, virt::timer_el1_physical_intid));
     timer.cntv_irq.bind(gic.ppi(0, virt::timer_virtual_intid));
     timer.cnthp_irq.bind(gic.ppi(0, virt::timer_el2_physical_intid));
+    // The PL011's interrupt, SPI 1 (INTID 33) as virt's device tree says.
+    uart.intr.bind(gic.spi(virt::uart_intid));
     // The CTI's generic interrupt (output trigger 2) is a PPI (H5.4.8).
     cross_trigger.out_level[cti_out::cti_interrupt].bind(gic.ppi(0, virt::cti_intid));
 }

@@ -439,8 +439,11 @@ std::optional<std::vector<uint8_t>> read_file(const std::string &path, std::stri
     return bytes;
 }
 
-std::optional<uint64_t> place_dtb(const boot_image &image, size_t dtb_size, uint64_t ram_base,
-                                  uint64_t ram_size, std::string &error)
+namespace
+{
+// The device tree at the first 2 MiB boundary at or above `end`, the end of `what`.
+std::optional<uint64_t> place_dtb_above(uint64_t end, const char *what, size_t dtb_size,
+                                        uint64_t ram_base, uint64_t ram_size, std::string &error)
 {
     if (!ram_ok(ram_base, ram_size, error))
         return std::nullopt;
@@ -450,11 +453,58 @@ std::optional<uint64_t> place_dtb(const boot_image &image, size_t dtb_size, uint
     }
     const ram_range ram{ram_base, ram_size};
     uint64_t at = 0;
-    if (!align_up(std::max(image.load_end, ram_base), boot_alignment, at) ||
-        !ram.holds(at, dtb_size)) {
+    if (!align_up(std::max(end, ram_base), boot_alignment, at) || !ram.holds(at, dtb_size)) {
         error = "a device tree of " + std::to_string(dtb_size) +
-                " bytes does not fit at the first 2 MiB boundary above the image's end " +
-                hex(image.load_end) + " inside " + ram.text();
+                " bytes does not fit at the first 2 MiB boundary above " + what + " " + hex(end) +
+                " inside " + ram.text();
+        return std::nullopt;
+    }
+    return at;
+}
+} // namespace
+
+std::optional<uint64_t> place_dtb(const boot_image &image, size_t dtb_size, uint64_t ram_base,
+                                  uint64_t ram_size, std::string &error)
+{
+    return place_dtb_above(image.load_end, "the image's end", dtb_size, ram_base, ram_size, error);
+}
+
+std::optional<uint64_t> place_dtb_after_initrd(uint64_t initrd_end, size_t dtb_size,
+                                               uint64_t ram_base, uint64_t ram_size,
+                                               std::string &error)
+{
+    return place_dtb_above(initrd_end, "the initrd's end", dtb_size, ram_base, ram_size, error);
+}
+
+uint64_t initrd_offset(uint64_t ram_size)
+{
+    constexpr uint64_t at_most = 128ull << 20;
+    return std::min(ram_size / 2, at_most);
+}
+
+std::optional<uint64_t> place_initrd(const boot_image &image, size_t initrd_size, uint64_t ram_base,
+                                     uint64_t ram_size, std::string &error)
+{
+    if (!ram_ok(ram_base, ram_size, error))
+        return std::nullopt;
+    if (initrd_size == 0) {
+        error = "the initrd is empty (0 bytes)";
+        return std::nullopt;
+    }
+    const ram_range ram{ram_base, ram_size};
+    // hw/arm/boot.c: RAM base + min(RAM / 2, 128 MiB), not below the image's end, page-aligned.
+    uint64_t at = 0;
+    if (!align_up(std::max(ram_base + initrd_offset(ram_size), image.load_end), initrd_alignment,
+                  at) ||
+        at >= ram.end()) {
+        error = "no room for an initrd after the image, which ends at " + hex(image.load_end) +
+                ", inside " + ram.text();
+        return std::nullopt;
+    }
+    if (!ram.holds(at, initrd_size)) {
+        error = "an initrd of " + std::to_string(initrd_size) + " bytes does not fit between " +
+                hex(at) + " and the end of " + ram.text() + " (" + std::to_string(ram.end() - at) +
+                " bytes)";
         return std::nullopt;
     }
     return at;

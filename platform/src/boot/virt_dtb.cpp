@@ -327,6 +327,12 @@ void add_chosen(tree_writer &w, const virt_dtb_config &c)
     w.string("stdout-path", uart_path(c));
     if (!c.bootargs.empty())
         w.string("bootargs", c.bootargs);
+    if (c.initrd_end > c.initrd_start) {
+        // chosen.yaml: the initrd's physical start and end (exclusive), in #address-cells (2)
+        // cells each, as QEMU's arm_load_dtb writes them.
+        w.cells("linux,initrd-start", {high(c.initrd_start), low(c.initrd_start)});
+        w.cells("linux,initrd-end", {high(c.initrd_end), low(c.initrd_end)});
+    }
     w.end();
 }
 
@@ -387,26 +393,64 @@ std::vector<uint8_t> build_virt_dtb(const virt_dtb_config &config, std::string &
 std::vector<uint8_t> prepare_user_dtb(const std::vector<uint8_t> &dtb, const std::string &bootargs,
                                       std::string &error)
 {
+    return prepare_user_dtb(dtb, bootargs, 0, 0, error);
+}
+
+namespace
+{
+// /chosen's property `name` = `address` in the root's #address-cells (1 or 2) cells.
+int set_chosen_address(void *fdt, int chosen, const char *name, uint64_t address, int cells)
+{
+    return cells == 1 ? fdt_setprop_u32(fdt, chosen, name, static_cast<uint32_t>(address))
+                      : fdt_setprop_u64(fdt, chosen, name, address);
+}
+} // namespace
+
+std::vector<uint8_t> prepare_user_dtb(const std::vector<uint8_t> &dtb, const std::string &bootargs,
+                                      uint64_t initrd_start, uint64_t initrd_end,
+                                      std::string &error)
+{
     int result = fdt_check_full(dtb.data(), dtb.size());
     if (result != 0) {
         error = std::string("not a valid device tree blob (libfdt: ") + fdt_strerror(result) + ")";
         return {};
     }
-    if (bootargs.empty())
+    const bool initrd = initrd_end > initrd_start;
+    if (bootargs.empty() && !initrd)
         return dtb;
-    // Room for the property, its name and a /chosen node.
-    std::vector<uint8_t> out(dtb.size() + bootargs.size() + 256, 0);
+    // Room for the properties, their names and a /chosen node.
+    std::vector<uint8_t> out(dtb.size() + bootargs.size() + 512, 0);
     const int size = static_cast<int>(out.size());
     result = fdt_open_into(dtb.data(), out.data(), size);
     int chosen = result < 0 ? result : fdt_path_offset(out.data(), "/chosen");
     if (chosen == -FDT_ERR_NOTFOUND)
         chosen = fdt_add_subnode(out.data(), 0, "chosen");
-    result =
-        chosen < 0 ? chosen : fdt_setprop_string(out.data(), chosen, "bootargs", bootargs.c_str());
+    result = chosen;
+    if (result >= 0 && !bootargs.empty())
+        result = fdt_setprop_string(out.data(), chosen, "bootargs", bootargs.c_str());
+    if (result >= 0 && initrd) {
+        // The root's #address-cells (the devicetree specification's default: 2), 1 or 2.
+        const int cells = fdt_address_cells(out.data(), 0);
+        if (cells != 1 && cells != 2) {
+            error = "cannot set /chosen/linux,initrd-start: the root's #address-cells is " +
+                    std::to_string(cells) + ", not 1 or 2";
+            return {};
+        }
+        if (cells == 1 && initrd_end > 0xFFFF'FFFFu) {
+            error = "cannot set /chosen/linux,initrd-end: " + hex(initrd_end) +
+                    " does not fit the root's #address-cells of 1";
+            return {};
+        }
+        result = set_chosen_address(out.data(), chosen, "linux,initrd-start", initrd_start, cells);
+        if (result >= 0)
+            result = set_chosen_address(out.data(), chosen, "linux,initrd-end", initrd_end, cells);
+    }
     if (result >= 0)
         result = fdt_pack(out.data());
     if (result < 0) {
-        error = std::string("cannot set /chosen/bootargs (libfdt: ") + fdt_strerror(result) + ")";
+        error = std::string("cannot set /chosen/") +
+                (initrd ? "bootargs and the initrd's place" : "bootargs") +
+                " (libfdt: " + fdt_strerror(result) + ")";
         return {};
     }
     out.resize(fdt_totalsize(out.data()));

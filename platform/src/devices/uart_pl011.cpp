@@ -1,5 +1,8 @@
-// uart_pl011.cpp - PL011 registers.
+// uart_pl011.cpp - PL011 registers, transmit and the interrupt output (uart_pl011.h; the receive
+// side is uart_pl011_receive.cpp).
 #include "pmtrace/platform/devices/uart_pl011.h"
+
+#include "uart_pl011_rows.h"
 
 #include <cstdio>
 
@@ -9,26 +12,10 @@ namespace pmtrace::platform
 namespace
 {
 
-enum row {
-    DR,
-    RSR_ECR,
-    FR,
-    ILPR,
-    IBRD,
-    FBRD,
-    LCR_H,
-    CR,
-    IFLS,
-    IMSC,
-    RIS,
-    MIS,
-    ICR,
-    DMACR,
-    PERIPHID,
-    PCELLID
-};
+using namespace pl011;
 
 constexpr uint8_t any = size8 | size16 | size32;
+// DDI 0183, "Summary of registers".
 const register_info table[] = {
     {0x000, 1, 4, any, "UARTDR"},       {0x004, 1, 4, any, "UARTRSR"},
     {0x018, 1, 4, any, "UARTFR"},       {0x020, 1, 4, any, "UARTILPR"},
@@ -40,45 +27,80 @@ const register_info table[] = {
     {0xFE0, 4, 4, any, "UARTPeriphID"}, {0xFF0, 4, 4, any, "UARTPCellID"},
 };
 
-constexpr uint32_t periph_id[4] = {0x11, 0x10, 0x14, 0x00}; // PL011, as QEMU's virt board
+// The writable bits of the control registers (the rest reserved: RAZ/WI).
+uint32_t writable(size_t row)
+{
+    switch (row) {
+    case ILPR: return 0xFF;   // ILPDVSR
+    case IBRD: return 0xFFFF; // BAUD DIVINT
+    case FBRD: return 0x3F;   // BAUD DIVFRAC
+    case LCR_H: return 0xFF;  // SPS, WLEN, FEN, STP2, EPS, PEN, BRK
+    case CR: return 0xFF87;   // CTSEn .. RXE, TXE, LBE, SIRLP, SIREN, UARTEN ([6:3] reserved)
+    case IFLS: return 0x3F;   // RXIFLSEL, TXIFLSEL
+    case IMSC: return uart_int_all;
+    case DMACR: return 0x7; // DMAONERR, TXDMAE, RXDMAE
+    default: return 0;
+    }
+}
+
+constexpr uint32_t periph_id[4] = {0x11, 0x10, 0x14, 0x00}; // PL011 revision 1, as QEMU's virt
 constexpr uint32_t pcell_id[4] = {0x0D, 0xF0, 0x05, 0xB1};
 
 } // namespace
 
 uart_pl011::uart_pl011(const sc_core::sc_module_name &name, const uart_config &config)
     : sc_module(name), register_frame(this->name(), table, sizeof table / sizeof table[0]),
-      socket("socket"), config_(config)
+      socket("socket"), intr("intr"), config_(config)
 {
+    if (config_.input_poll == sc_core::SC_ZERO_TIME) {
+        SC_REPORT_WARNING(this->name(), "input_poll of 0: polling the input every 1 ms");
+        config_.input_poll = uart_config().input_poll;
+    }
+    if (config_.clock_hz == 0) {
+        SC_REPORT_WARNING(this->name(), "a UARTCLK of 0 Hz: 24 MHz instead");
+        config_.clock_hz = uart_config().clock_hz;
+    }
     regs_[CR] = 0x300;  // TXE, RXE
-    regs_[IFLS] = 0x12; // half-full trigger levels
+    regs_[IFLS] = 0x12; // both trigger levels at 1/2 full
     socket.register_b_transport(this, &uart_pl011::b_transport);
     socket.register_transport_dbg(this, &uart_pl011::transport_dbg);
+    SC_HAS_PROCESS(uart_pl011);
+    SC_METHOD(poll);
+    sensitive << poll_event_;
+    dont_initialize();
+    SC_METHOD(timeout_expired);
+    sensitive << timeout_event_;
+    dont_initialize();
 }
 
-bool uart_pl011::receive_ready()
+void uart_pl011::update()
 {
-    if (rx_ < 0 && config_.input)
-        rx_ = config_.input();
-    return rx_ >= 0;
+    intr.write((ris_ & regs_[IMSC]) != 0);
 }
 
 uint64_t uart_pl011::read_register(size_t row, unsigned index, bool debug)
 {
     switch (row) {
-    case DR: { // the received character (0 with none), taken from the FIFO
-        if (debug ? rx_ < 0 : !receive_ready())
-            return 0;
-        const uint64_t c = static_cast<uint8_t>(rx_);
+    case DR:
+        if (debug)
+            return rx_.empty() ? 0 : rx_.front();
+        return read_data();
+    case FR: {
         if (!debug)
-            rx_ = -1;
-        return c;
+            take_input();
+        uint32_t fr = uartfr_txfe; // transmit FIFO empty; not busy, never full
+        if (rx_.empty())
+            fr |= uartfr_rxfe;
+        if (rx_.size() >= rx_depth())
+            fr |= uartfr_rxff;
+        return fr;
     }
-    case FR: return uartfr_txfe | ((debug ? rx_ >= 0 : receive_ready()) ? 0 : uartfr_rxfe);
-    case RIS:
-    case MIS: return 0;
+    case RSR_ECR: return 0; // no framing, parity, break or overrun errors
+    case RIS: return ris_;
+    case MIS: return ris_ & regs_[IMSC];
+    case ICR: return 0; // write-only
     case PERIPHID: return periph_id[index];
     case PCELLID: return pcell_id[index];
-    case ICR: return 0; // write-only
     default: return regs_[row];
     }
 }
@@ -87,22 +109,34 @@ void uart_pl011::write_register(size_t row, unsigned, uint64_t value, uint64_t m
 {
     switch (row) {
     case DR: {
+        if (!(mask & 0xFF))
+            return; // the data byte is not written: nothing to send
         const char c = static_cast<char>(value & 0xFF);
         output_.push_back(c);
         if (config_.echo) {
             std::fputc(c, stdout);
             std::fflush(stdout);
         }
+        // The character leaves the transmit FIFO (or holding register) at once: the FIFO passes
+        // through its trigger level to empty (DDI 0183, UARTTXINTR).
+        ris_ |= uart_int_tx;
         break;
     }
+    case ICR: ris_ &= ~static_cast<uint32_t>(value & mask & uart_int_all); break;
+    case RSR_ECR: break; // a write clears the errors: there are none
     case FR:
     case RIS:
     case MIS:
     case PERIPHID:
-    case PCELLID:
-    case ICR: break; // read-only, or nothing to clear
-    default: regs_[row] = static_cast<uint32_t>((regs_[row] & ~mask) | (value & mask)) & 0xFFFF;
+    case PCELLID: return; // read-only
+    default: {
+        const uint32_t w = writable(row) & static_cast<uint32_t>(mask);
+        regs_[row] = (regs_[row] & ~w) | (static_cast<uint32_t>(value) & w);
+        if (row == IMSC)
+            start_polling();
     }
+    }
+    update();
 }
 
 void uart_pl011::b_transport(tlm::tlm_generic_payload &tx, sc_core::sc_time &delay)

@@ -17,6 +17,21 @@ class gicv3::ppi_line : public level_if
     unsigned intid_;
 };
 
+class gicv3::spi_line : public level_if
+{
+  public:
+    spi_line(gic_distributor *gicd, unsigned intid) : gicd_(gicd), intid_(intid) {}
+    void set_level(bool level) override
+    {
+        if (gicd_)
+            gicd_->set_line(intid_, level);
+    }
+
+  private:
+    gic_distributor *gicd_; // null: a line to nowhere
+    unsigned intid_;
+};
+
 gicv3::gicv3(const sc_core::sc_module_name &name, const gic_config &config)
     : sc_module(name), distributor("distributor"), redistributors("redistributors"),
       irq("irq", config.num_cpus ? (config.num_cpus > 16 ? 16 : config.num_cpus) : 1),
@@ -27,20 +42,31 @@ gicv3::gicv3(const sc_core::sc_module_name &name, const gic_config &config)
         SC_REPORT_WARNING(this->name(), "num_cpus must be 1..16: using the nearest");
         config_.num_cpus = static_cast<unsigned>(irq.size());
     }
+    if (config_.num_spis > gic_max_spis) {
+        SC_REPORT_WARNING(this->name(), ("num_spis must be 0.." + std::to_string(gic_max_spis) +
+                                         ": using " + std::to_string(gic_max_spis))
+                                            .c_str());
+        config_.num_spis = gic_max_spis;
+    }
     const std::string base = this->name();
-    gicd_ =
-        std::make_unique<gic_distributor>(base + ".gicd", config_.iidr, [this] { update_all(); });
+    gicd_ = std::make_unique<gic_distributor>(
+        base + ".gicd", config_.iidr, config_.num_spis, config_.num_cpus,
+        [this](unsigned n) { return n < rds_.size() && rds_[n]->asleep(); },
+        [this] { update_all(); });
     for (unsigned n = 0; n < config_.num_cpus; n++) {
         rds_.push_back(std::make_unique<gic_redistributor>(base + ".gicr" + std::to_string(n), n,
                                                            n + 1 == config_.num_cpus, config_.iidr,
-                                                           *gicd_, [this, n] { update(n); }));
+                                                           *gicd_, [this] { update_all(); }));
         cpus_.push_back(std::make_unique<gic_cpu_interface>(
-            base + ".icc" + std::to_string(n), n, *rds_[n],
+            base + ".icc" + std::to_string(n), n, *rds_[n], *gicd_,
             [this](uint32_t targets, unsigned intid) { send_sgi(targets, intid); },
             [this, n] { update(n); }));
         for (unsigned i = 16; i < 32; i++)
             lines_.push_back(std::make_unique<ppi_line>(*rds_[n], i));
     }
+    for (unsigned i = 0; i < config_.num_spis; i++)
+        spi_lines_.push_back(std::make_unique<spi_line>(gicd_.get(), gic_first_spi + i));
+    spi_lines_.push_back(std::make_unique<spi_line>(nullptr, 0));
     distributor.register_b_transport(this, &gicv3::gicd_b_transport);
     distributor.register_transport_dbg(this, &gicv3::gicd_transport_dbg);
     redistributors.register_b_transport(this, &gicv3::gicr_b_transport);
@@ -58,6 +84,21 @@ level_if &gicv3::ppi(unsigned cpu, unsigned intid)
         return *lines_[0];
     }
     return *lines_[cpu * 16 + (intid - 16)];
+}
+
+level_if &gicv3::spi(unsigned intid)
+{
+    if (intid < gic_first_spi || intid - gic_first_spi >= config_.num_spis) {
+        const std::string spis =
+            config_.num_spis
+                ? "SPIs are INTIDs 32.." + std::to_string(gic_first_spi + config_.num_spis - 1)
+                : "this GIC has no SPIs";
+        SC_REPORT_WARNING(name(), ("no SPI " + std::to_string(intid) + " (" + spis +
+                                   "): a line that goes nowhere")
+                                      .c_str());
+        return *spi_lines_.back();
+    }
+    return *spi_lines_[intid - gic_first_spi];
 }
 
 void gicv3::update(unsigned cpu)

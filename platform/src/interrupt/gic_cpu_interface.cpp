@@ -1,6 +1,7 @@
 // gic_cpu_interface.cpp - acknowledge, priority drop, deactivation, masking and preemption.
 #include "pmtrace/platform/interrupt/gic_cpu_interface.h"
 
+#include "pmtrace/platform/interrupt/gic_distributor.h"
 #include "pmtrace/platform/interrupt/gic_redistributor.h"
 
 #include <systemc>
@@ -49,8 +50,7 @@ const icc_info *info(icc_reg reg)
     return nullptr;
 }
 
-constexpr uint8_t priority_mask = 0xF8; // 5 priority bits
-constexpr unsigned priority_shift = 3;  // preemption level = group priority >> 3
+constexpr unsigned priority_shift = 3; // preemption level = group priority >> 3
 constexpr unsigned min_bpr0 = 2, min_bpr1 = 3;
 // ICC_CTLR_EL1 read-only fields: PRIbits = 4 (5 bits), IDbits = 0 (16 bits), SEIS = 0, A3V = 0.
 constexpr uint64_t ctlr_ro = 4u << 8;
@@ -75,12 +75,48 @@ const char *icc_name(icc_reg reg)
 }
 
 gic_cpu_interface::gic_cpu_interface(const std::string &log_name, unsigned cpu,
-                                     gic_redistributor &redistributor,
+                                     gic_redistributor &redistributor, gic_distributor &distributor,
                                      std::function<void(uint32_t, unsigned)> sgi,
                                      std::function<void()> changed)
-    : log_name_(log_name), cpu_(cpu), rd_(redistributor), sgi_(std::move(sgi)),
+    : log_name_(log_name), cpu_(cpu), rd_(redistributor), gicd_(distributor), sgi_(std::move(sgi)),
       changed_(std::move(changed))
 {
+}
+
+unsigned gic_cpu_interface::group(unsigned intid) const
+{
+    return intid < gic_first_spi ? rd_.group(intid) : gicd_.state().group(intid);
+}
+
+uint8_t gic_cpu_interface::priority(unsigned intid) const
+{
+    return intid < gic_first_spi ? rd_.priority(intid) : gicd_.state().priority(intid);
+}
+
+bool gic_cpu_interface::active(unsigned intid) const
+{
+    return intid < gic_first_spi ? rd_.active(intid) : gicd_.state().active(intid);
+}
+
+void gic_cpu_interface::deactivate(unsigned intid)
+{
+    if (intid < gic_first_spi)
+        rd_.deactivate(intid);
+    else
+        gicd_.deactivate(intid);
+}
+
+unsigned gic_cpu_interface::highest_pending() const
+{
+    // The Redistributor's best (SGIs, PPIs) against the best SPI routed here: the higher
+    // priority, the lower INTID among equals.
+    const unsigned local = rd_.highest_pending();
+    const unsigned spi = gicd_.highest_pending(cpu_);
+    if (spi == gic_no_interrupt)
+        return local;
+    if (local == gic_no_interrupt || priority(spi) < priority(local))
+        return spi;
+    return local;
 }
 
 void gic_cpu_interface::warn(const std::string &what) const
@@ -97,9 +133,9 @@ uint8_t gic_cpu_interface::group_priority(unsigned intid) const
 {
     // Group 0 (or Group 1 with CBPR) with BPR0 = n: bits [7:n+1]; Group 1 with BPR1 = n:
     // bits [7:n].
-    const unsigned group = rd_.group(intid);
-    const unsigned n = bpr(group) + (group == 1 && !(ctlr_ & icc_ctlr_cbpr) ? 0 : 1);
-    return static_cast<uint8_t>(rd_.priority(intid) & (0xFFu << n));
+    const unsigned g = group(intid);
+    const unsigned n = bpr(g) + (g == 1 && !(ctlr_ & icc_ctlr_cbpr) ? 0 : 1);
+    return static_cast<uint8_t>(priority(intid) & (0xFFu << n));
 }
 
 uint8_t gic_cpu_interface::running_priority() const
@@ -115,7 +151,7 @@ bool gic_cpu_interface::can_preempt(unsigned intid) const
 {
     // Enabled for its group here, higher priority than the mask, and its group priority
     // higher than the running priority.
-    return igrpen_[rd_.group(intid)] && rd_.priority(intid) < pmr_ &&
+    return igrpen_[group(intid)] && priority(intid) < pmr_ &&
            group_priority(intid) < running_priority();
 }
 
@@ -123,8 +159,8 @@ unsigned gic_cpu_interface::highest_pending_of(unsigned group) const
 {
     // HPPIR: the highest-priority pending interrupt if it is of this group, not taking the
     // priority mask or the running priority into account.
-    const unsigned intid = rd_.highest_pending();
-    return intid != gic_no_interrupt && rd_.group(intid) == group ? intid : gic_no_interrupt;
+    const unsigned intid = highest_pending();
+    return intid != gic_no_interrupt && this->group(intid) == group ? intid : gic_no_interrupt;
 }
 
 bool gic_cpu_interface::signalled(unsigned group) const
@@ -139,9 +175,12 @@ unsigned gic_cpu_interface::acknowledge(unsigned group)
     if (intid == gic_no_interrupt || !can_preempt(intid))
         return gic_no_interrupt;
     ap_[group] |= 1u << (group_priority(intid) >> priority_shift);
-    rd_.acknowledge(intid); // calls back: the outputs follow
-    if (intid < 32)
-        acked_[intid]++;
+    // Active, and no longer pending unless its line holds it; calls back: the outputs follow.
+    if (intid < gic_first_spi)
+        rd_.acknowledge(intid);
+    else
+        gicd_.acknowledge(intid);
+    acked_[intid]++;
     return intid;
 }
 
@@ -158,10 +197,10 @@ void gic_cpu_interface::end_of_interrupt(unsigned group, uint64_t v)
     }
     ap_[group] &= ap_[group] - 1; // clears the lowest set bit: the highest priority
     if (!(ctlr_ & icc_ctlr_eoimode)) {
-        if (intid >= 32 || !rd_.active(intid))
+        if (!active(intid))
             warn("EOI of INTID " + std::to_string(intid) + " that is not active");
         else
-            rd_.deactivate(intid);
+            deactivate(intid);
         return;
     }
     changed_(); // nothing deactivated; the outputs follow the drop
@@ -176,16 +215,16 @@ void gic_cpu_interface::dir(uint64_t v)
         warn("ICC_DIR_EL1 write with ICC_CTLR_EL1.EOImode 0 (UNPREDICTABLE): ignored");
         return;
     }
-    if (intid >= 32 || !rd_.active(intid)) {
+    if (!active(intid)) {
         warn("ICC_DIR_EL1 write for INTID " + std::to_string(intid) + " that is not active");
         return;
     }
-    rd_.deactivate(intid);
+    deactivate(intid);
 }
 
 void gic_cpu_interface::set_pmr(uint64_t v)
 {
-    pmr_ = static_cast<uint8_t>(v) & priority_mask;
+    pmr_ = static_cast<uint8_t>(v) & gic_priority_mask;
     changed_(); // re-evaluate the outputs
 }
 

@@ -52,9 +52,7 @@ const register_info table[] = {
     {sgi + 0x0E00, 1, 4, size32, "GICR_NSACR"},     // RAZ/WI with one Security state
 };
 
-constexpr uint8_t priority_mask = 0xF8;          // 5 priority bits (ICC_CTLR_EL1.PRIbits = 4)
-constexpr uint32_t icfgr0_sgis = 0xAAAAAAAA;     // SGIs are edge-triggered (RAO/WI)
-constexpr uint32_t icfgr1_writable = 0xAAAAAAAA; // Int_config[1] of each PPI
+constexpr uint32_t icfgr0_sgis = 0xAAAAAAAA; // SGIs are edge-triggered (RAO/WI)
 
 } // namespace
 
@@ -64,60 +62,36 @@ gic_redistributor::gic_redistributor(const std::string &log_name, unsigned cpu, 
     : register_frame(log_name.c_str(), table, sizeof table / sizeof table[0]), cpu_(cpu),
       last_(last), iidr_(iidr), distributor_(distributor), changed_(std::move(changed))
 {
-}
-
-bool gic_redistributor::edge_triggered(unsigned intid) const
-{
-    return intid < 16 || (icfgr1_ >> (2 * (intid - 16) + 1) & 1);
-}
-
-uint32_t gic_redistributor::pending_bits() const
-{
-    uint32_t level = 0;
-    for (unsigned i = 16; i < 32; i++)
-        if (!edge_triggered(i))
-            level |= lines_ & (1u << i);
-    return latch_ | level;
+    state_.implement(0, 15, false, true);  // SGIs: edge-triggered
+    state_.implement(16, 31, true, false); // PPIs: level-sensitive out of reset, configurable
 }
 
 void gic_redistributor::set_line(unsigned intid, bool level)
 {
     if (intid < 16 || intid > 31)
         return;
-    const uint32_t bit = 1u << intid;
-    const bool rising = level && !(lines_ & bit);
-    lines_ = level ? lines_ | bit : lines_ & ~bit;
-    if (rising && edge_triggered(intid))
-        latch_ |= bit;
+    state_.set_line(intid, level);
     changed_();
 }
 
 void gic_redistributor::raise_sgi(unsigned intid)
 {
     if (intid < 16) {
-        latch_ |= 1u << intid;
+        state_.set_pending(0, 1u << intid);
         changed_();
     }
 }
 
 unsigned gic_redistributor::highest_pending() const
 {
-    const uint32_t candidates = pending_bits() & enabled_ & ~active_;
-    unsigned best = gic_no_interrupt;
-    for (unsigned i = 0; i < 32; i++) {
-        if (!(candidates >> i & 1) || !distributor_.group_enabled(group(i)))
-            continue;
-        if (best == gic_no_interrupt || priority_[i] < priority_[best])
-            best = i;
-    }
-    return best;
+    return state_.highest_pending(
+        [this](unsigned intid) { return distributor_.group_enabled(state_.group(intid)); });
 }
 
 void gic_redistributor::acknowledge(unsigned intid)
 {
     if (intid < 32) {
-        active_ |= 1u << intid;
-        latch_ &= ~(1u << intid);
+        state_.acknowledge(intid);
         changed_();
     }
 }
@@ -125,7 +99,7 @@ void gic_redistributor::acknowledge(unsigned intid)
 void gic_redistributor::deactivate(unsigned intid)
 {
     if (intid < 32) {
-        active_ &= ~(1u << intid);
+        state_.deactivate(intid);
         changed_();
     }
 }
@@ -140,21 +114,16 @@ uint64_t gic_redistributor::read_register(size_t row, unsigned index, bool)
     case WAKER: // ChildrenAsleep follows ProcessorSleep at once
         return asleep() ? gicr_waker_processor_sleep | gicr_waker_children_asleep : 0;
     case PIDR2: return gic_pidr2_gicv3;
-    case IGROUPR0: return group_;
+    case IGROUPR0: return state_.group_word(0);
     case ISENABLER0:
-    case ICENABLER0: return enabled_;
+    case ICENABLER0: return state_.enable_word(0);
     case ISPENDR0:
-    case ICPENDR0: return pending_bits();
+    case ICPENDR0: return state_.pending_word(0);
     case ISACTIVER0:
-    case ICACTIVER0: return active_;
-    case IPRIORITYR: {
-        uint32_t v = 0;
-        for (unsigned b = 0; b < 4; b++)
-            v |= uint32_t{priority_[index * 4 + b]} << (8 * b);
-        return v;
-    }
+    case ICACTIVER0: return state_.active_word(0);
+    case IPRIORITYR: return state_.priority_word(index);
     case ICFGR0: return icfgr0_sgis;
-    case ICFGR1: return icfgr1_;
+    case ICFGR1: return state_.config_word(1);
     default: return 0; // CTLR (no LPIs, RWP 0), IGRPMODR0, NSACR
     }
 }
@@ -168,21 +137,15 @@ void gic_redistributor::write_register(size_t row, unsigned index, uint64_t valu
         if (m & gicr_waker_processor_sleep)
             waker_ = v & gicr_waker_processor_sleep;
         break;
-    case IGROUPR0: group_ = (group_ & ~m) | v; break;
-    case ISENABLER0: enabled_ |= v; break;
-    case ICENABLER0: enabled_ &= ~v; break;
-    case ISPENDR0: latch_ |= v; break;
-    case ICPENDR0:
-        latch_ &= ~v;
-        break; // a level-sensitive PPI stays pending while its line is high
-    case ISACTIVER0: active_ |= v; break;
-    case ICACTIVER0: active_ &= ~v; break;
-    case IPRIORITYR:
-        for (unsigned b = 0; b < 4; b++)
-            if (m >> (8 * b) & 0xFF)
-                priority_[index * 4 + b] = static_cast<uint8_t>(v >> (8 * b)) & priority_mask;
-        break;
-    case ICFGR1: icfgr1_ = (icfgr1_ & ~(m & icfgr1_writable)) | (v & icfgr1_writable); break;
+    case IGROUPR0: state_.write_group(0, v, m); break;
+    case ISENABLER0: state_.set_enable(0, v); break;
+    case ICENABLER0: state_.clear_enable(0, v); break;
+    case ISPENDR0: state_.set_pending(0, v); break;
+    case ICPENDR0: state_.clear_pending(0, v); break;
+    case ISACTIVER0: state_.set_active(0, v); break;
+    case ICACTIVER0: state_.clear_active(0, v); break;
+    case IPRIORITYR: state_.write_priority(index, v, m); break;
+    case ICFGR1: state_.write_config(1, v, m); break;
     default: return; // read-only, or RAZ/WI
     }
     changed_();

@@ -752,4 +752,62 @@ TEST(BootImageDtb, AnEmptyDeviceTreeIsRefused)
     EXPECT_EQ(error, "the device tree is empty (0 bytes)");
 }
 
+// ---- the initial RAM disk's place (QEMU's hw/arm/boot.c: RAM base + min(RAM / 2, 128 MiB),
+// not below the image's end, 4 KiB aligned) and the device tree's after it ----
+
+std::optional<uint64_t> initrd_at(uint64_t load_end, size_t initrd_size, uint64_t ram,
+                                  std::string &error)
+{
+    const boot_image image{image_format::raw, ram_base + 0x8'0000, ram_base + 0x8'0000, load_end};
+    return place_initrd(image, initrd_size, ram_base, ram, error);
+}
+
+TEST(BootImageInitrd, TheInitrdGoesHalfwayIntoRamUpTo128MiB)
+{
+    std::string error;
+    EXPECT_EQ(initrd_at(0x4009'0000, 0x1000, 16ull << 20, error), 0x4080'0000u) << error;
+    EXPECT_EQ(initrd_at(0x4009'0000, 0x1000, 128ull << 20, error), 0x4400'0000u) << error;
+    EXPECT_EQ(initrd_at(0x4009'0000, 0x1000, 256ull << 20, error), 0x4800'0000u) << error;
+    EXPECT_EQ(initrd_at(0x4009'0000, 0x1000, 4ull << 30, error), 0x4800'0000u) << error;
+}
+
+TEST(BootImageInitrd, AnImageThatReachesFurtherPushesItUpToTheNextPage)
+{
+    std::string error;
+    EXPECT_EQ(initrd_at(0x4480'0001, 0x1000, 128ull << 20, error), 0x4480'1000u) << error;
+    EXPECT_EQ(initrd_at(0x4480'0000, 0x1000, 128ull << 20, error), 0x4480'0000u) << error;
+}
+
+TEST(BootImageInitrd, TheInitrdMayEndAtTheEndOfRam)
+{
+    std::string error;
+    EXPECT_EQ(initrd_at(0x4009'0000, 8ull << 20, 16ull << 20, error), 0x4080'0000u) << error;
+}
+
+TEST(BootImageInitrd, AnInitrdThatDoesNotFitIsRefused)
+{
+    std::string error;
+    EXPECT_FALSE(initrd_at(0x4009'0000, (8ull << 20) + 1, 16ull << 20, error).has_value());
+    EXPECT_EQ(error, "an initrd of 8388609 bytes does not fit between 0x40800000 and the end of "
+                     "RAM [0x40000000, 0x41000000) (8388608 bytes)");
+    EXPECT_FALSE(initrd_at(0x4100'0000, 1, 16ull << 20, error).has_value()); // the image fills RAM
+    EXPECT_EQ(error, "no room for an initrd after the image, which ends at 0x41000000, inside RAM "
+                     "[0x40000000, 0x41000000)");
+    EXPECT_FALSE(initrd_at(u64_max - 5, 1, 16ull << 20, error).has_value()); // no wrap-around
+    EXPECT_FALSE(initrd_at(0x4009'0000, 0, 16ull << 20, error).has_value());
+    EXPECT_EQ(error, "the initrd is empty (0 bytes)");
+}
+
+TEST(BootImageInitrd, TheDeviceTreeFollowsTheInitrdAtA2MiBBoundary)
+{
+    std::string error;
+    EXPECT_EQ(place_dtb_after_initrd(0x4080'001b, 0x1000, ram_base, 32ull << 20, error),
+              0x40a0'0000u)
+        << error;
+    EXPECT_FALSE(
+        place_dtb_after_initrd(0x40ff'0000, 0x1000, ram_base, ram_size, error).has_value());
+    EXPECT_EQ(error, "a device tree of 4096 bytes does not fit at the first 2 MiB boundary above "
+                     "the initrd's end 0x40ff0000 inside RAM [0x40000000, 0x41000000)");
+}
+
 } // namespace

@@ -192,6 +192,27 @@ TEST_F(VirtDtb, ChosenNamesTheUartAsStdoutAndHasNoBootargsUnlessGiven)
     EXPECT_EQ(text("/chosen", "bootargs"), "console=ttyAMA0 earlycon");
 }
 
+// An initial RAM disk: /chosen/linux,initrd-start and linux,initrd-end (chosen.yaml), its first
+// byte and one past its last, in two cells each (the root's #address-cells), as QEMU writes them.
+TEST_F(VirtDtb, ChosenSaysWhereTheInitrdIsWhenThereIsOne)
+{
+    build();
+    EXPECT_FALSE(has("/chosen", "linux,initrd-start"));
+    EXPECT_FALSE(has("/chosen", "linux,initrd-end"));
+    config.initrd_start = 0x4400'0000;
+    config.initrd_end = 0x4400'001b;
+    build();
+    EXPECT_EQ(cell_list("/chosen", "linux,initrd-start"), (cells{0, 0x4400'0000}));
+    EXPECT_EQ(cell_list("/chosen", "linux,initrd-end"), (cells{0, 0x4400'001b}));
+    config.initrd_start = 0x1'2345'6000; // above 4 GiB: the high cell
+    config.initrd_end = 0x1'2346'0000;
+    build();
+    EXPECT_EQ(cell_list("/chosen", "linux,initrd-start"), (cells{1, 0x2345'6000}));
+    config.initrd_end = config.initrd_start; // empty: none
+    build();
+    EXPECT_FALSE(has("/chosen", "linux,initrd-start"));
+}
+
 TEST_F(VirtDtb, LongBootargsFit)
 {
     config.bootargs = std::string(100000, 'x');
@@ -428,6 +449,33 @@ TEST_F(VirtDtb, AUsersTreeWithoutAppendIsGivenAsItIs)
     build();
     const std::vector<uint8_t> before = blob;
     EXPECT_EQ(prepare_user_dtb(before, "", error), before);
+}
+
+// ... and -initrd sets /chosen/linux,initrd-start and -end in a user's tree as well, in the cells
+// its root's #address-cells says (1 or 2); an address that does not fit one cell is refused.
+TEST_F(VirtDtb, AUsersTreeGetsTheInitrdInItsAddressCells)
+{
+    build();
+    std::vector<uint8_t> user = blob;
+    blob = prepare_user_dtb(user, "", 0x4400'0000, 0x4400'1000, error);
+    ASSERT_FALSE(blob.empty()) << error;
+    EXPECT_EQ(cell_list("/chosen", "linux,initrd-start"), (cells{0, 0x4400'0000}));
+    EXPECT_EQ(cell_list("/chosen", "linux,initrd-end"), (cells{0, 0x4400'1000}));
+    EXPECT_FALSE(has("/chosen", "bootargs"));
+
+    blob = user;
+    ASSERT_EQ(fdt_open_into(blob.data(), blob.data(), static_cast<int>(blob.size())), 0);
+    ASSERT_EQ(fdt_setprop_u32(blob.data(), 0, "#address-cells", 1), 0);
+    ASSERT_EQ(fdt_pack(blob.data()), 0);
+    blob.resize(fdt_totalsize(blob.data()));
+    user = blob;
+    blob = prepare_user_dtb(user, "quiet", 0x4400'0000, 0x4400'1000, error);
+    ASSERT_FALSE(blob.empty()) << error;
+    EXPECT_EQ(cell_list("/chosen", "linux,initrd-start"), (cells{0x4400'0000}));
+    EXPECT_EQ(cell_list("/chosen", "linux,initrd-end"), (cells{0x4400'1000}));
+    EXPECT_EQ(text("/chosen", "bootargs"), "quiet");
+    EXPECT_TRUE(prepare_user_dtb(user, "", 0x1'0000'0000, 0x1'0000'1000, error).empty());
+    EXPECT_NE(error.find("linux,initrd"), std::string::npos) << error;
 }
 
 TEST_F(VirtDtb, WhatIsNotADeviceTreeIsRefused)

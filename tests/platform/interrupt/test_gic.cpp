@@ -96,11 +96,11 @@ struct GicTest : ::testing::Test {
     uint32_t rd(uint64_t a) { return cpu_bus.rd(a); }
 };
 
-TEST_F(GicTest, DistributorIdentifiesAGicv3WithOneSecurityStateAndNoSpis)
+TEST_F(GicTest, DistributorIdentifiesAGicv3WithOneSecurityStateAnd256Spis)
 {
     EXPECT_EQ(rd(gicd + 0xFFE8) >> 4 & 0xF, 3u); // GICD_PIDR2.ArchRev: GICv3
     const uint32_t typer = rd(gicd + 0x4);
-    EXPECT_EQ(typer & 0x1F, 0u);        // ITLinesNumber: no SPIs
+    EXPECT_EQ(typer & 0x1F, 8u);        // ITLinesNumber: 32 x 9 = 288 INTIDs, as QEMU's virt
     EXPECT_EQ(typer >> 19 & 0x1F, 15u); // IDbits: 16 bits
     EXPECT_EQ(typer >> 10 & 1, 0u);     // SecurityExtn: one Security state
     EXPECT_EQ(typer >> 17 & 1, 0u);     // LPIS
@@ -371,8 +371,8 @@ TEST_F(GicTest, BadAccessesAreTlmErrorsAndByteAccessReachesPriorities)
 {
     uint64_t v = 0;
     EXPECT_NONFATAL_FAILURE(
-        EXPECT_EQ(cpu_bus.read(gicd + 0x100, v), tlm::TLM_ADDRESS_ERROR_RESPONSE),
-        "no register at offset 0x100");
+        EXPECT_EQ(cpu_bus.read(gicd + 0xC000, v), tlm::TLM_ADDRESS_ERROR_RESPONSE),
+        "no register at offset 0xc000");
     EXPECT_NONFATAL_FAILURE(
         EXPECT_EQ(cpu_bus.read(rd_base(0) + 0x14, v, 8), tlm::TLM_BURST_ERROR_RESPONSE),
         "8-byte access to GICR_WAKER not allowed");

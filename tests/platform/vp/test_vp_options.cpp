@@ -7,6 +7,7 @@
 
 #include "options.h"
 
+#include <pmtrace/platform/boot/boot_image.h>
 #include <pmtrace/platform/bus/memory_map.h>
 #include <pmtrace/platform/cpu/a64_cpu.h>
 #include <pmtrace/platform/cpu/cpu.h>
@@ -241,6 +242,29 @@ TEST(VpOptions, HelpStatesHowManyCountersThePmuMayHave)
     ASSERT_TRUE(std::regex_search(help, m, std::regex("PMCR_EL0.N, 1\\.\\.([0-9]+)\\)"))) << help;
     EXPECT_EQ(run_parse({"--counters", m[1]}).status, -1);
     EXPECT_EQ(run_parse({"--counters", std::to_string(std::stoul(m[1]) + 1)}).status, exit_usage);
+}
+
+// --initrd: where the help says the initial RAM disk goes is where the boot code puts it
+// (boot_image.h's initrd_offset), and it belongs to --kernel's image.
+TEST(VpOptions, HelpStatesWhereTheInitrdGoes)
+{
+    std::smatch m;
+    const std::string help = help_of("initrd");
+    ASSERT_TRUE(std::regex_search(
+        help, m,
+        std::regex("at RAM \\+ min\\(RAM / 2, ([0-9]+[KMGT]?)\\) \\(([0-9]+[KMGT]?) with the "
+                   "default --ram\\)")))
+        << help;
+    EXPECT_EQ(size_of(m[1]), platform::initrd_offset(~uint64_t{0}));
+    EXPECT_EQ(size_of(m[2]), platform::initrd_offset(run_parse({}).o.ram_size));
+    EXPECT_EQ(platform::initrd_offset(uint64_t{1} << 30), size_of(m[1])); // 1 GiB: the cap
+    EXPECT_EQ(platform::initrd_offset(uint64_t{32} << 20), uint64_t{16} << 20);
+    const parsed given = run_parse({"--kernel", "Image", "--initrd", "rootfs.cpio.gz"});
+    EXPECT_EQ(given.status, -1) << given.err;
+    EXPECT_EQ(given.o.initrd, "rootfs.cpio.gz");
+    const parsed alone = run_parse({"--initrd", "rootfs.cpio.gz"});
+    EXPECT_EQ(alone.status, exit_usage);
+    EXPECT_NE(alone.err.find("--initrd needs --kernel IMAGE"), std::string::npos) << alone.err;
 }
 
 } // namespace

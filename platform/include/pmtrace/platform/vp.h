@@ -13,6 +13,7 @@
 //   pe.serror -> cpu.serror
 //   pe.cti_pmu_overflow -> CTI input trigger 1; pe.cti_trbe_stopped/management/wrap -> 8/9/10
 //   CTI output trigger 2 (the CTI interrupt) -> GIC PPI 24
+//   uart.intr (UARTINTR) -> GIC SPI 1 (INTID 33)
 #ifndef PMTRACE_PLATFORM_VP_H
 #define PMTRACE_PLATFORM_VP_H
 

@@ -2,7 +2,9 @@
  * main.c - a bare-metal program for QEMU's virt board, written as an outsider would (nothing from
  * pmtrace): it checks the device tree it was given, asks PSCI its version, counts instructions
  * with the PMU until the counter overflows and its interrupt (INTID 23, the virt device tree's
- * arm,armv8-pmuv3) arrives through the GICv3, echoes a line read from the PL011, and powers off.
+ * arm,armv8-pmuv3) arrives through the GICv3, echoes a line read from the PL011, shows the first
+ * line of the initial RAM disk when the device tree's /chosen names one (linux,initrd-start and
+ * linux,initrd-end), and powers off.
  */
 #include <stdint.h>
 
@@ -112,6 +114,73 @@ static void echo_line(void)
     put_string("\n");
 }
 
+/* The device tree (the devicetree specification's flattened format, big-endian): a property of
+ * the /chosen node, or 0. */
+#define FDT_BEGIN_NODE 1
+#define FDT_END_NODE   2
+#define FDT_PROP       3
+#define FDT_NOP        4
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static int same(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
+static uint64_t chosen_property(const uint8_t *dtb, const char *name)
+{
+    const uint8_t *p = dtb + be32(dtb + 8);                   /* off_dt_struct */
+    const char *strings = (const char *)dtb + be32(dtb + 12); /* off_dt_strings */
+    int depth = 0, in_chosen = 0;
+    for (;;) {
+        const uint32_t token = be32(p);
+        p += 4;
+        if (token == FDT_BEGIN_NODE) {
+            const char *node = (const char *)p;
+            depth++;
+            in_chosen = depth == 2 && same(node, "chosen");
+            unsigned n = 0;
+            while (node[n])
+                n++;
+            p += (n + 4) & ~3u; /* the name, its NUL, padding to 4 bytes */
+        } else if (token == FDT_END_NODE) {
+            depth--;
+            in_chosen = 0;
+        } else if (token == FDT_PROP) {
+            const uint32_t len = be32(p);
+            const char *prop = strings + be32(p + 4);
+            const uint8_t *value = p + 8;
+            if (in_chosen && same(prop, name))
+                return len == 8 ? (uint64_t)be32(value) << 32 | be32(value + 4) : be32(value);
+            p += 8 + ((len + 3) & ~3u);
+        } else if (token != FDT_NOP) {
+            return 0; /* FDT_END */
+        }
+    }
+}
+
+static void show_initrd(const uint8_t *dtb)
+{
+    const uint64_t start = chosen_property(dtb, "linux,initrd-start");
+    const uint64_t end = chosen_property(dtb, "linux,initrd-end");
+    if (!start || end <= start)
+        return;
+    put_string("initrd at ");
+    put_hex(start);
+    put_string(" to ");
+    put_hex(end);
+    put_string(": ");
+    for (const char *c = (const char *)start; c < (const char *)end && *c != '\n'; c++)
+        put_char(*c);
+    put_string("\n");
+}
+
 int main(const uint8_t *dtb)
 {
     put_string("hello from a virt image\n");
@@ -141,5 +210,6 @@ int main(const uint8_t *dtb)
     put_string(spins > 1000 ? ", after the loop ran\n" : ", too early\n");
 
     echo_line();
+    show_initrd(dtb);
     return 0;
 }

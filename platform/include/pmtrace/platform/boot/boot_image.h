@@ -15,7 +15,11 @@
 //               the entry there.
 //
 // The device tree goes at the first 2 MiB boundary at or above the image's end (booting.rst: the
-// kernel maps it in 2 MiB blocks, so it shares no 2 MiB region with the image).
+// kernel maps it in 2 MiB blocks, so it shares no 2 MiB region with the image), or, with an
+// initial RAM disk, at the first one above the initrd.
+//
+// An initrd (QEMU's -initrd) goes where QEMU's hw/arm/boot.c puts it: min(RAM size / 2, 128 MiB)
+// above the RAM base, or the image's end when the image reaches past that, aligned up to 4 KiB.
 #ifndef PMTRACE_PLATFORM_BOOT_IMAGE_H
 #define PMTRACE_PLATFORM_BOOT_IMAGE_H
 
@@ -65,6 +69,21 @@ bool write_file(const std::string &path, const std::vector<uint8_t> &bytes);
 // it does not fit, dtb_size bytes).
 std::optional<uint64_t> place_dtb(const boot_image &image, size_t dtb_size, uint64_t ram_base,
                                   uint64_t ram_size, std::string &error);
+// With an initrd, above it: initrd_end is one past its last byte.
+std::optional<uint64_t> place_dtb_after_initrd(uint64_t initrd_end, size_t dtb_size,
+                                               uint64_t ram_base, uint64_t ram_size,
+                                               std::string &error);
+
+// The offset of an initrd above the RAM base with RAM of ram_size bytes: half of it up to
+// 128 MiB (QEMU's choice: far enough for a kernel that decompresses itself, low enough for a
+// kernel that reaches only low memory).
+uint64_t initrd_offset(uint64_t ram_size);
+// The alignment of an initrd (QEMU's TARGET_PAGE_ALIGN for AArch64).
+constexpr uint64_t initrd_alignment = 0x1000; // 4 KiB
+// Where an initrd of initrd_size bytes goes for `image`; nullopt + error (one sentence) when there
+// is no room for it between that place and the end of RAM, or it is empty.
+std::optional<uint64_t> place_initrd(const boot_image &image, size_t initrd_size, uint64_t ram_base,
+                                     uint64_t ram_size, std::string &error);
 
 } // namespace pmtrace::platform
 

@@ -23,7 +23,8 @@
 //   /pl011@<uart_base>     "arm,pl011", "arm,primecell"; reg; interrupts <SPI uart_spi
 //                          level-high>; clocks <&apb-pclk &apb-pclk>, clock-names "uartclk",
 //                          "apb_pclk"
-//   /chosen                stdout-path = the PL011's path; bootargs when not empty
+//   /chosen                stdout-path = the PL011's path; bootargs when not empty;
+//                          linux,initrd-start and linux,initrd-end (64-bit) with an initrd
 //
 // Interrupt specifiers are the GIC binding's three cells: type (0 SPI, 1 PPI), number (SPI:
 // INTID-32, PPI: INTID-16) and flags (4: level-high; no PPI CPU mask, a GICv3 has none).
@@ -48,9 +49,12 @@ struct virt_dtb_config {
     // and firmware of its own, which is entered at EL3 and answers PSCI itself).
     std::string psci_method = "hvc";
     std::string bootargs; // chosen/bootargs (omit when empty)
+    // An initial RAM disk at [initrd_start, initrd_end): chosen/linux,initrd-start and
+    // linux,initrd-end (omitted when initrd_end <= initrd_start).
+    uint64_t initrd_start = 0, initrd_end = 0;
     uint64_t uart_base = virt::uart_base, uart_size = virt::uart_size;
-    // PL011: QEMU virt uses SPI 1; we have no SPIs wired but describe it as QEMU does.
-    unsigned uart_spi = 1;
+    // PL011: SPI 1 (INTID 33), where the platform wires it, as QEMU's virt.
+    unsigned uart_spi = virt::uart_intid - 32;
     uint32_t uart_clock_hz = 24000000; // apb_pclk fixed-clock
     uint64_t gicd_base = virt::gic_distributor_base, gicd_size = virt::gic_distributor_size;
     // One PE's redistributor frames (RD_base + SGI_base).
@@ -73,9 +77,15 @@ struct virt_dtb_config {
 std::vector<uint8_t> build_virt_dtb(const virt_dtb_config &config, std::string &error);
 
 // A device tree of the user's (QEMU's -dtb): checked (fdt_check_full), and with `bootargs` not
-// empty, /chosen/bootargs set to it (the node made when missing), as QEMU does with -append.
-// Empty + error (one sentence) when the blob is not a valid device tree.
+// empty, /chosen/bootargs set to it (the node made when missing), as QEMU does with -append;
+// with an initrd ([initrd_start, initrd_end), end > start), /chosen/linux,initrd-start and
+// linux,initrd-end in the root's #address-cells (1 or 2), as QEMU does with -initrd.
+// Empty + error (one sentence) when the blob is not a valid device tree, or an address does not
+// fit its cells.
 std::vector<uint8_t> prepare_user_dtb(const std::vector<uint8_t> &dtb, const std::string &bootargs,
+                                      std::string &error);
+std::vector<uint8_t> prepare_user_dtb(const std::vector<uint8_t> &dtb, const std::string &bootargs,
+                                      uint64_t initrd_start, uint64_t initrd_end,
                                       std::string &error);
 
 } // namespace pmtrace::platform

@@ -16,6 +16,10 @@ constexpr uint64_t uart_base = 0x0900'0000;              // PL011
 constexpr uint64_t uart_size = 0x1000;
 constexpr uint64_t ram_base = 0x4000'0000;
 constexpr uint64_t ram_default_size = 0x800'0000; // 128 MiB; configurable
+// The GIC's Shared Peripheral Interrupts: 256, INTIDs 32-287, as virt's (NUM_IRQS).
+constexpr unsigned gic_num_spis = 256;
+// The PL011's interrupt: SPI 1 (INTID 33), as virt's device tree says (interrupts = <0 1 4>).
+constexpr unsigned uart_intid = 33;
 
 // Private peripheral interrupts (INTIDs, BSA recommended assignment).
 constexpr unsigned pmu_intid = 23;          // PMUIRQ

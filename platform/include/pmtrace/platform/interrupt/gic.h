@@ -1,13 +1,14 @@
-// gic.h - a GICv3 (Arm IHI 0069) enough for a PE to take PMU and TRBE interrupts as Linux does:
-// the Distributor, one Redistributor per PE, and one CPU interface per PE as calls.
+// gic.h - a GICv3 (Arm IHI 0069) enough for Linux's irq-gic-v3 and bare-metal GIC code: the
+// Distributor with its SPIs, one Redistributor per PE, and one CPU interface per PE as calls.
 //
 // Sockets (addresses are offsets; the router maps them): `distributor`, the 64 KiB GICD frame
 // (virt: 0x0800_0000), and `redistributors`, one 128 KiB RD_base + SGI_base pair per PE
 // (virt: 0x080A_0000). Inputs: ppi(cpu, intid) is the line of a PPI (16-31), a level_if the
-// PE model's PMUIRQ or TRBIRQ port binds to. Outputs: irq[cpu] and fiq[cpu] (Group 1 and Group 0
-// interrupts signalled to the PE), each a port that calls its target when the level changes,
-// with an sc_signal view. The CPU interface: cpu(n).iar1(), cpu(n).eoir1(v), ... or by encoding.
-// Everything takes effect at once, in the call that changes it.
+// PE model's PMUIRQ or TRBIRQ port binds to; spi(intid) the line of an SPI (32 .. 31 +
+// num_spis), which a device's interrupt port binds to. Outputs: irq[cpu] and fiq[cpu] (Group 1 and
+// Group 0 interrupts signalled to the PE), each a port that calls its target when the level
+// changes, with an sc_signal view. The CPU interface: cpu(n).iar1(), cpu(n).eoir1(v), ... or by
+// encoding. Everything takes effect at once, in the call that changes it.
 #ifndef PMTRACE_PLATFORM_GIC_H
 #define PMTRACE_PLATFORM_GIC_H
 
@@ -28,7 +29,10 @@ namespace pmtrace::platform
 {
 
 struct gic_config {
-    unsigned num_cpus = 1;      // 1..16 (PE n has affinity 0.0.0.n)
+    unsigned num_cpus = 1; // 1..16 (PE n has affinity 0.0.0.n)
+    // SPIs, INTIDs 32 .. 31 + num_spis (0..988; GICD_TYPER.ITLinesNumber covers them in blocks
+    // of 32). 256 as QEMU's virt board (its GIC has 288 INTIDs: ITLinesNumber 8).
+    unsigned num_spis = virt::gic_num_spis;
     uint32_t iidr = 0x0000043B; // GICD_IIDR and GICR_IIDR: Implementer Arm, product 0
     sc_core::sc_time access_latency = sc_core::sc_time(10, sc_core::SC_NS);
     unsigned trbe_intid = virt::trbe_default_intid; // the PPI of TRBIRQ, for trbirq()
@@ -49,6 +53,9 @@ class gicv3 : public sc_core::sc_module
     level_if &ppi(unsigned cpu, unsigned intid);
     level_if &pmuirq(unsigned cpu) { return ppi(cpu, virt::pmu_intid); }
     level_if &trbirq(unsigned cpu) { return ppi(cpu, config_.trbe_intid); }
+    // The input line of SPI intid (32 .. 31 + num_spis). Any other INTID: a line that goes
+    // nowhere, with one warning.
+    level_if &spi(unsigned intid);
 
     gic_cpu_interface &cpu(unsigned n) { return *cpus_.at(n); }
     const gic_config &config() const { return config_; }
@@ -63,6 +70,7 @@ class gicv3 : public sc_core::sc_module
     void end_of_simulation() override { log_.report_repeats(); }
     module_log log_;
     class ppi_line;
+    class spi_line;
 
     void update(unsigned cpu);
     void update_all();
@@ -78,7 +86,8 @@ class gicv3 : public sc_core::sc_module
     std::unique_ptr<gic_distributor> gicd_;
     std::vector<std::unique_ptr<gic_redistributor>> rds_;
     std::vector<std::unique_ptr<gic_cpu_interface>> cpus_;
-    std::vector<std::unique_ptr<ppi_line>> lines_; // 16 per PE
+    std::vector<std::unique_ptr<ppi_line>> lines_;     // 16 per PE
+    std::vector<std::unique_ptr<spi_line>> spi_lines_; // one per SPI, and a last one to nowhere
 };
 
 } // namespace pmtrace::platform

@@ -1,7 +1,8 @@
 // gic_cpu_interface.h - one PE's GICv3 CPU interface: the ICC_*_EL1 System registers as calls.
 //
 // A CPU model reaches it by name (iar1(), eoir1(v), ...) or by encoding (read/write with a
-// pmt_sysreg, for a HAL that addresses System registers by op0, op1, CRn, CRm, op2).
+// pmt_sysreg, for a HAL that addresses System registers by op0, op1, CRn, CRm, op2). It sees the
+// PE's SGIs and PPIs in its Redistributor and the SPIs the Distributor routes to the PE.
 // Priorities have 5 bits (ICC_CTLR_EL1.PRIbits = 4): a priority value keeps bits [7:3], there
 // are 32 preemption levels, ICC_AP0R0_EL1 and ICC_AP1R0_EL1 hold the active priorities, and the
 // minimum binary points are BPR0 = 2 and BPR1 = 3.
@@ -13,10 +14,12 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace pmtrace::platform
 {
 
+class gic_distributor;
 class gic_redistributor;
 
 // ICC_CTLR_EL1 bits.
@@ -55,7 +58,8 @@ class gic_cpu_interface
     // sgi(target_mask, intid): an SGI for the PEs of target_mask (bit n = PE n). changed: called
     // after a write that can change the outputs.
     gic_cpu_interface(const std::string &log_name, unsigned cpu, gic_redistributor &redistributor,
-                      std::function<void(uint32_t, unsigned)> sgi, std::function<void()> changed);
+                      gic_distributor &distributor, std::function<void(uint32_t, unsigned)> sgi,
+                      std::function<void()> changed);
 
     // By name. Group 1 (IRQ) and Group 0 (FIQ).
     unsigned iar1() { return acknowledge(1); }
@@ -81,13 +85,22 @@ class gic_cpu_interface
     bool irq() const { return signalled(1); }
     bool fiq() const { return signalled(0); }
 
-    // Statistics: how many times ICC_IAR0/1_EL1 returned `intid` (SGIs and PPIs, 0..31).
-    uint64_t acknowledged(unsigned intid) const { return intid < 32 ? acked_[intid] : 0; }
+    // Statistics: how many times ICC_IAR0/1_EL1 returned `intid` (0..1019).
+    uint64_t acknowledged(unsigned intid) const
+    {
+        return intid < acked_.size() ? acked_[intid] : 0;
+    }
 
   private:
     unsigned acknowledge(unsigned group);
     void end_of_interrupt(unsigned group, uint64_t v);
     unsigned highest_pending_of(unsigned group) const;
+    // An interrupt of the PE (an SGI or PPI of its Redistributor, or an SPI of the Distributor).
+    unsigned highest_pending() const;
+    unsigned group(unsigned intid) const;
+    uint8_t priority(unsigned intid) const;
+    bool active(unsigned intid) const;
+    void deactivate(unsigned intid);
     bool signalled(unsigned group) const;
     bool can_preempt(unsigned intid) const;
     uint8_t group_priority(unsigned intid) const;
@@ -98,6 +111,7 @@ class gic_cpu_interface
     std::string log_name_;
     unsigned cpu_;
     gic_redistributor &rd_;
+    gic_distributor &gicd_;
     std::function<void(uint32_t, unsigned)> sgi_;
     std::function<void()> changed_;
 
@@ -106,7 +120,7 @@ class gic_cpu_interface
     uint64_t ctlr_ = 0; // CBPR, EOImode
     bool igrpen_[2] = {false, false};
     uint32_t ap_[2] = {0, 0}; // ICC_AP0R0_EL1, ICC_AP1R0_EL1
-    uint64_t acked_[32] = {};
+    std::vector<uint64_t> acked_ = std::vector<uint64_t>(1020, 0);
 };
 
 } // namespace pmtrace::platform

@@ -1,13 +1,14 @@
 // gic_redistributor.h - one PE's GICv3 Redistributor: the RD_base and SGI_base frames (128 KiB)
 // and the state of its SGIs (INTIDs 0-15) and PPIs (16-31).
 //
-// An interrupt is pending when its pending latch is set (an edge on an edge-triggered PPI, an
-// SGI, a write to GICR_ISPENDR0) or, level-sensitive, while its input line is high. Reads have no
-// side effects.
+// Its interrupts' state is a gic_interrupt_state: SGIs edge-triggered, PPIs level-sensitive out of
+// reset and configurable (GICR_ICFGR1). An SGI is pending from its arrival (ICC_SGI1R_EL1) or a
+// write to GICR_ISPENDR0 until acknowledged. Reads have no side effects.
 #ifndef PMTRACE_PLATFORM_GIC_REDISTRIBUTOR_H
 #define PMTRACE_PLATFORM_GIC_REDISTRIBUTOR_H
 
 #include <pmtrace/platform/bus/register_frame.h>
+#include <pmtrace/platform/interrupt/gic_interrupt_state.h>
 
 #include <cstdint>
 #include <functional>
@@ -18,7 +19,6 @@ namespace pmtrace::platform
 
 class gic_distributor;
 
-constexpr unsigned gic_no_interrupt = 1023; // INTID_SPURIOUS
 constexpr uint32_t gicr_waker_processor_sleep = 1u << 1;
 constexpr uint32_t gicr_waker_children_asleep = 1u << 2;
 constexpr uint64_t gicr_frame_size = 0x20000; // RD_base + SGI_base
@@ -33,16 +33,18 @@ class gic_redistributor : public register_frame
     // The input line of a PPI (16-31): level-sensitive PPIs follow it, edge-triggered ones
     // become pending on a rising edge.
     void set_line(unsigned intid, bool level);
-    bool line(unsigned intid) const { return lines_ >> intid & 1; }
+    bool line(unsigned intid) const { return intid >= 16 && state_.line(intid); }
     // An SGI (0-15) arrives.
     void raise_sgi(unsigned intid);
 
-    bool pending(unsigned intid) const { return pending_bits() >> intid & 1; }
-    bool active(unsigned intid) const { return active_ >> intid & 1; }
-    bool enabled(unsigned intid) const { return enabled_ >> intid & 1; }
-    unsigned group(unsigned intid) const { return group_ >> intid & 1; }
-    uint8_t priority(unsigned intid) const { return priority_[intid]; }
-    bool edge_triggered(unsigned intid) const;
+    // The SGIs' and PPIs' state (INTIDs 0-31).
+    const gic_interrupt_state &state() const { return state_; }
+    bool pending(unsigned intid) const { return state_.pending(intid); }
+    bool active(unsigned intid) const { return state_.active(intid); }
+    bool enabled(unsigned intid) const { return state_.enabled(intid); }
+    unsigned group(unsigned intid) const { return state_.group(intid); }
+    uint8_t priority(unsigned intid) const { return state_.priority(intid); }
+    bool edge_triggered(unsigned intid) const { return state_.edge_triggered(intid); }
     bool asleep() const { return waker_ & gicr_waker_processor_sleep; }
 
     // The highest-priority interrupt that is pending, enabled, not active and in a group the
@@ -57,8 +59,6 @@ class gic_redistributor : public register_frame
     void write_register(size_t row, unsigned index, uint64_t value, uint64_t mask) override;
 
   private:
-    uint32_t pending_bits() const;
-
     unsigned cpu_;
     bool last_;
     uint32_t iidr_;
@@ -66,13 +66,7 @@ class gic_redistributor : public register_frame
     std::function<void()> changed_;
 
     uint32_t waker_ = gicr_waker_processor_sleep;
-    uint32_t group_ = 0;   // GICR_IGROUPR0
-    uint32_t enabled_ = 0; // GICR_ISENABLER0
-    uint32_t latch_ = 0;   // pending latch
-    uint32_t active_ = 0;  // GICR_ISACTIVER0
-    uint32_t lines_ = 0;   // PPI input levels
-    uint32_t icfgr1_ = 0;  // PPI configuration: 0b10 in a field is edge-triggered
-    uint8_t priority_[32] = {};
+    gic_interrupt_state state_{1};
 };
 
 } // namespace pmtrace::platform
