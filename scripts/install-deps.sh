@@ -22,7 +22,16 @@ for p in "${packages[@]}"; do
   fi
 done
 
+# The Linux guest (tests/linux): Debian's arm64 kernel, busybox-static and linux-perf, fetched
+# into a cache outside the repository (scripts/linux_guest.py; quick once fetched). Without them
+# the Linux test says why and is skipped.
+guest() {
+  "$(dirname "$0")/linux_guest.py" fetch >/dev/null ||
+    echo "install-deps: the Linux guest's packages are not fetched (tests/linux will say why)"
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
+  guest
   exit 0
 fi
 
@@ -35,4 +44,5 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+guest
 echo "install-deps: done"
