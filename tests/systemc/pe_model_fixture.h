@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace pmtrace_test
@@ -65,6 +66,22 @@ struct exception_probe : pmtrace::exception_request_if {
         requests.push_back({sc_core::sc_time_stamp(), pending, target_el});
     }
 };
+
+// What a waveform view did: (time, value) at each change of its signal.
+template <class T> struct view_watcher : sc_core::sc_module {
+    const sc_core::sc_signal_in_if<T> &signal;
+    std::vector<std::pair<sc_time, T>> changes;
+    view_watcher(const sc_core::sc_module_name &name, const sc_core::sc_signal_in_if<T> &s)
+        : sc_module(name), signal(s)
+    {
+        SC_HAS_PROCESS(view_watcher);
+        SC_METHOD(seen);
+        sensitive << signal.value_changed_event();
+        dont_initialize();
+    }
+    void seen() { changes.emplace_back(sc_core::sc_time_stamp(), signal.read()); }
+};
+using view_changes = std::vector<std::pair<sc_time, bool>>;
 
 // A trace unit receiving PMU_OVFS / PMU_HOVFS.
 struct generated_probe : pmtrace::generated_event_if {
