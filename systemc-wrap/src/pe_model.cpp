@@ -315,7 +315,7 @@ void pe_model::trace(sc_core::sc_trace_file *file) const
     std::string prefix = std::string(name()) + ".";
     sc_core::sc_trace(file, pmuirq.view(), prefix + "pmuirq");
     sc_core::sc_trace(file, pmu_exception.view(), prefix + "pmu_exception");
-    sc_core::sc_trace(file, pmu_exception.target_el(), prefix + "pmu_exception_target_el");
+    sc_core::sc_trace(file, pmu_exception.target_el_view(), prefix + "pmu_exception_target_el");
     sc_core::sc_trace(file, cti_pmu_overflow.view(), prefix + "cti_pmu_overflow");
     sc_core::sc_trace(file, brbe_freeze.view(), prefix + "brbe_freeze");
     sc_core::sc_trace(file, brbe_capture_freeze.view(), prefix + "brbe_capture_freeze");
@@ -324,7 +324,7 @@ void pe_model::trace(sc_core::sc_trace_file *file) const
         return;
     sc_core::sc_trace(file, trbirq.view(), prefix + "trbirq");
     sc_core::sc_trace(file, trbe_exception.view(), prefix + "trbe_exception");
-    sc_core::sc_trace(file, trbe_exception.target_el(), prefix + "trbe_exception_target_el");
+    sc_core::sc_trace(file, trbe_exception.target_el_view(), prefix + "trbe_exception_target_el");
     sc_core::sc_trace(file, serror.view(), prefix + "serror");
     if (!config_.core.trbe.feat_trbe_ext)
         return;

@@ -9,10 +9,18 @@ namespace pmtrace::platform
 class gicv3::ppi_line : public level_if
 {
   public:
-    ppi_line(gic_redistributor &rd, unsigned intid) : rd_(rd), intid_(intid) {}
-    void set_level(bool level) override { rd_.set_line(intid_, level); }
+    ppi_line(sc_core::sc_time &access_offset, gic_redistributor &rd, unsigned intid)
+        : access_offset_(access_offset), rd_(rd), intid_(intid)
+    {
+    }
+    void set_level(bool level, const sc_core::sc_time &offset) override
+    {
+        gic_access_scope at(access_offset_, offset);
+        rd_.set_line(intid_, level);
+    }
 
   private:
+    sc_core::sc_time &access_offset_;
     gic_redistributor &rd_;
     unsigned intid_;
 };
@@ -37,9 +45,9 @@ gicv3::gicv3(const sc_core::sc_module_name &name, const gic_config &config)
         cpus_.push_back(std::make_unique<gic_cpu_interface>(
             base + ".icc" + std::to_string(n), n, *rds_[n],
             [this](uint32_t targets, unsigned intid) { send_sgi(targets, intid); },
-            [this, n] { update(n); }));
+            [this, n] { update(n); }, access_offset_));
         for (unsigned i = 16; i < 32; i++)
-            lines_.push_back(std::make_unique<ppi_line>(*rds_[n], i));
+            lines_.push_back(std::make_unique<ppi_line>(access_offset_, *rds_[n], i));
     }
     distributor.register_b_transport(this, &gicv3::gicd_b_transport);
     distributor.register_transport_dbg(this, &gicv3::gicd_transport_dbg);
@@ -60,10 +68,11 @@ level_if &gicv3::ppi(unsigned cpu, unsigned intid)
     return *lines_[cpu * 16 + (intid - 16)];
 }
 
+// The outputs change at the time of the access that changed them.
 void gicv3::update(unsigned cpu)
 {
-    irq[cpu].write(cpus_[cpu]->irq());
-    fiq[cpu].write(cpus_[cpu]->fiq());
+    irq[cpu].write(cpus_[cpu]->irq(), access_offset_);
+    fiq[cpu].write(cpus_[cpu]->fiq(), access_offset_);
 }
 
 void gicv3::update_all()
@@ -79,8 +88,10 @@ void gicv3::send_sgi(uint32_t targets, unsigned intid)
             rds_[n]->raise_sgi(intid);
 }
 
+// A frame access takes effect at the initiator's time, sc_time_stamp() + delay.
 void gicv3::gicd_b_transport(tlm::tlm_generic_payload &tx, sc_core::sc_time &delay)
 {
+    gic_access_scope at(access_offset_, delay);
     gicd_->frame_transport(tx, delay, config_.access_latency);
 }
 
@@ -108,7 +119,10 @@ void gicv3::gicr_b_transport(tlm::tlm_generic_payload &tx, sc_core::sc_time &del
         return;
     }
     tx.set_address(offset);
-    rd->frame_transport(tx, delay, config_.access_latency);
+    {
+        gic_access_scope at(access_offset_, delay);
+        rd->frame_transport(tx, delay, config_.access_latency);
+    }
     tx.set_address(address);
 }
 

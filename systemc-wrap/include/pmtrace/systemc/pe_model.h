@@ -257,9 +257,11 @@ class pe_model : public sc_core::sc_module,
 
     void start_of_simulation() override;
     void end_of_simulation() override;
-    // Counts the cycles up to sc_time_stamp() + offset: every call starts with this.
+    // Counts the cycles up to sc_time_stamp() + offset: every call starts with this. The outputs
+    // the call changes change at that time, the caller's (output_offset).
     void advance(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME)
     {
+        call_offset_ = offset;
         uint64_t n = clock_.advance_to(simcontext_->time_stamp() + offset);
         if (n)
             pmt_pmu_count(pe_, PMT_EV_CPU_CYCLES, n);
@@ -316,8 +318,14 @@ class pe_model : public sc_core::sc_module,
     void run_deferred();
     void perform(int what, const uint8_t *data, size_t n, const sc_core::sc_time &offset);
 
+    // The offset of the call in progress (advance): the time, from sc_time_stamp(), at which the
+    // outputs it changes change. The caller's time even when the model's clock is later (a
+    // call behind another initiator's: docs/systemc.md, "Time").
+    const sc_core::sc_time &output_offset() const { return call_offset_; }
+
     pe_model_config config_;
     sc_core::sc_simcontext *simcontext_; // sc_time_stamp() without a call into the library
+    sc_core::sc_time call_offset_;
     pmt_pe *pe_ = nullptr;
     cycle_clock clock_;
     sc_core::sc_event overflow_event_;
