@@ -238,6 +238,7 @@ pmt_status pe_model::restore(const std::vector<unsigned char> &blob)
         deferred_event_.notify(sc_core::SC_ZERO_TIME);
     // The overflow event from the restored counters and clock.
     overflow_due_ = cycle_clock::never;
+    overflow_time_ = sc_core::sc_max_time();
     overflow_event_.cancel();
     rearm();
     return PMT_OK;

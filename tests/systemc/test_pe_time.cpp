@@ -233,6 +233,27 @@ TEST(PeTime, OutputsOfACallBehindTheClockAreAtItsTime)
     EXPECT_EQ(pmuirq.changes, (view_changes{{ns(100), true}}));
 }
 
+// A decoupled CPU's call past an overflow the model has scheduled (at 1000 ns, SystemC time still
+// at 0): the cycles up to the overflow are counted first, so PMUIRQ rises at the overflow's time,
+// as it would have at the event; the read, at 1500 ns, sees the counter 500 cycles past it.
+TEST(PeTime, AnOverflowACallPassesIsAtItsOwnTime)
+{
+    pmtrace::pe_model pe("pe");
+    level_probe gic;
+    pe.pmuirq.bind(gic);
+    view_watcher<bool> pmuirq("pmuirq_watcher", pe.pmuirq.view());
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    enter_el1(pe);
+    arm_cycle_counter(pe, ~uint64_t(0) - 999);
+    EXPECT_EQ(rd(pe, PMT_REG_PMCCNTR_EL0, 0, ns(1500)), 500u);
+    ASSERT_EQ(gic.changes.size(), 1u);
+    EXPECT_EQ(gic.changes[0].at, sc_core::SC_ZERO_TIME);
+    EXPECT_EQ(gic.changes[0].offset, ns(1000));
+    sc_core::sc_start(ns(2000));
+    EXPECT_EQ(gic.changes.size(), 1u); // the event, re-armed, has nothing left to do
+    EXPECT_EQ(pmuirq.changes, (view_changes{{ns(1000), true}}));
+}
+
 // CPU_CYCLES comes from the clock: the event export refuses it and says so once.
 TEST(PeTime, CpuCyclesThroughTheEventExportIsRefused)
 {
