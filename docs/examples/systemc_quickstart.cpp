@@ -15,9 +15,10 @@
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
-static double now_ns()
+// sc_time_stamp() + offset in ns: the time of a call made at a local time offset.
+static double ns_at(const sc_time &offset)
 {
-    return sc_core::sc_time_stamp() / sc_time(1, SC_NS);
+    return (sc_core::sc_time_stamp() + offset) / sc_time(1, SC_NS);
 }
 
 // An interrupt controller's input: PMUIRQ (PPI 23 on a GICv3 platform), TRBIRQ (a PPI too).
@@ -25,10 +26,11 @@ struct ppi_input : pmtrace::level_if {
     const char *line;
     bool level = false;
     explicit ppi_input(const char *name) : line(name) {}
-    void set_level(bool high) override
+    // The level changes at sc_time_stamp() + offset: a decoupled CPU's call is at its local time.
+    void set_level(bool high, const sc_time &offset) override
     {
         level = high;
-        std::printf("%s=%d at %.0f ns\n", line, high ? 1 : 0, now_ns());
+        std::printf("%s=%d at %.0f ns\n", line, high ? 1 : 0, ns_at(offset));
     }
 };
 

@@ -389,8 +389,8 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         throw bad_argument{"--period and --per-piece must be at least 1"};
     o.clock = parse_time("clock", r.clock);
     // The CPU's own quantum (the AArch64 CPU syncs earlier where the platform has something
-    // scheduled: docs/cpu.md, "Time"); waveforms want the CPU in step with the platform: no
-    // quantum with --vcd unless one is asked for.
+    // scheduled: docs/cpu.md, "Time"). With --vcd, none unless one is asked for, as before the
+    // VCD's edges carried their own times (they do whatever the quantum: docs/platform.md).
     if (vm.count("quantum"))
         o.quantum = parse_time("quantum", r.quantum, true);
     else
@@ -550,7 +550,8 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         a64_quantum +
         " on the AArch64 CPU (which also syncs at the platform's next scheduled event), " +
         host_quantum +
-        " with --cpu host; 0: none (the default with --vcd, so edges are at their exact times)";
+        " with --cpu host; 0: none (the default with --vcd; the VCD's edges are at their times "
+        "whatever the quantum)";
     // The default lists as the help shows them: a space after each comma.
     auto spaced = [](std::string list) {
         for (size_t at = list.find(','); at != std::string::npos; at = list.find(',', at + 2))
@@ -752,7 +753,8 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
     po::options_description outputs("Outputs");
     outputs.add_options()("vcd", po::value(&o.vcd),
                           "write a VCD of PMUIRQ, TRBIRQ, the CPU's IRQ line, the PE's CTI "
-                          "triggers and the CTI's outputs")(
+                          "triggers and the CTI's outputs, each edge at the simulated time it "
+                          "was made (the CPU's local time)")(
         "vcd-counters", po::value(&r.vcd_counters),
         "also the counters in the VCD, sampled at this interval (e.g. 1us) and at overflows")(
         "stats-json", po::value(&o.stats_json),

@@ -123,17 +123,33 @@ void pe_model::rearm_at(uint64_t due)
 {
     overflow_event_.cancel();
     overflow_due_ = due;
+    overflow_time_ = sc_core::sc_max_time();
     sc_core::sc_time when;
     if (due == cycle_clock::never || !clock_.end_of_cycle(due, when))
         return;
     // The due cycle ends after the synchronisation point, which is not before now.
+    overflow_time_ = when;
     sc_core::sc_time now = sc_core::sc_time_stamp();
     overflow_event_.notify(when > now ? when - now : sc_core::SC_ZERO_TIME);
+}
+
+// A call at a time past the overflow event's (a decoupled caller ahead of SystemC time, before
+// the event fires): the cycles up to the overflow are counted first, so the outputs it changes
+// (PMUIRQ ...) change at its time, as they would have at the event; the call's own cycles and
+// changes follow, at the call's time. The count is the same split in two (pmt_pmu_count is exact
+// whatever the split); the event is re-armed at the end of the call, as after any call.
+void pe_model::count_to_overflow()
+{
+    const sc_core::sc_time now = simcontext_->time_stamp();
+    call_offset_ = overflow_time_ > now ? overflow_time_ - now : sc_core::SC_ZERO_TIME;
+    if (uint64_t n = clock_.advance_to(overflow_time_))
+        pmt_pmu_count(pe_, PMT_EV_CPU_CYCLES, n);
 }
 
 void pe_model::on_overflow_due()
 {
     overflow_due_ = cycle_clock::never;
+    overflow_time_ = sc_core::sc_max_time();
     sync();
     if (sample_interval_ != sc_core::SC_ZERO_TIME)
         sample_event_.notify(sc_core::SC_ZERO_TIME); // the counters right after the overflow
@@ -315,7 +331,7 @@ void pe_model::trace(sc_core::sc_trace_file *file) const
     std::string prefix = std::string(name()) + ".";
     sc_core::sc_trace(file, pmuirq.view(), prefix + "pmuirq");
     sc_core::sc_trace(file, pmu_exception.view(), prefix + "pmu_exception");
-    sc_core::sc_trace(file, pmu_exception.target_el(), prefix + "pmu_exception_target_el");
+    sc_core::sc_trace(file, pmu_exception.target_el_view(), prefix + "pmu_exception_target_el");
     sc_core::sc_trace(file, cti_pmu_overflow.view(), prefix + "cti_pmu_overflow");
     sc_core::sc_trace(file, brbe_freeze.view(), prefix + "brbe_freeze");
     sc_core::sc_trace(file, brbe_capture_freeze.view(), prefix + "brbe_capture_freeze");
@@ -324,7 +340,7 @@ void pe_model::trace(sc_core::sc_trace_file *file) const
         return;
     sc_core::sc_trace(file, trbirq.view(), prefix + "trbirq");
     sc_core::sc_trace(file, trbe_exception.view(), prefix + "trbe_exception");
-    sc_core::sc_trace(file, trbe_exception.target_el(), prefix + "trbe_exception_target_el");
+    sc_core::sc_trace(file, trbe_exception.target_el_view(), prefix + "trbe_exception_target_el");
     sc_core::sc_trace(file, serror.view(), prefix + "serror");
     if (!config_.core.trbe.feat_trbe_ext)
         return;

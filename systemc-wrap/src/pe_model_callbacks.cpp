@@ -28,10 +28,23 @@ pmt_pe_callbacks pe_model::make_callbacks(pe_model *model)
 {
     pmt_pe_callbacks cb{};
     cb.user = model;
-    cb.pmuirq = [](void *user, bool level) { self(user).pmuirq.write(level); };
-    cb.cti_pmu_overflow = [](void *user, bool level) { self(user).cti_pmu_overflow.write(level); };
-    cb.brbe_freeze = [](void *user) { self(user).brbe_freeze.notify(); };
-    cb.halt_request = [](void *user, bool level) { self(user).halt_request.write(level); };
+    // Each output changes at the time of the call that changed it (output_offset).
+    cb.pmuirq = [](void *user, bool level) {
+        pe_model &pe = self(user);
+        pe.pmuirq.write(level, pe.output_offset());
+    };
+    cb.cti_pmu_overflow = [](void *user, bool level) {
+        pe_model &pe = self(user);
+        pe.cti_pmu_overflow.write(level, pe.output_offset());
+    };
+    cb.brbe_freeze = [](void *user) {
+        pe_model &pe = self(user);
+        pe.brbe_freeze.notify(pe.output_offset());
+    };
+    cb.halt_request = [](void *user, bool level) {
+        pe_model &pe = self(user);
+        pe.halt_request.write(level, pe.output_offset());
+    };
     cb.pmu_event = [](void *user, uint16_t event, uint64_t count) {
         pe_model &pe = self(user);
         // PMU_OVFS and PMU_HOVFS: overflows of counters with their PMINTENSET bit set, reported
@@ -39,13 +52,17 @@ pmt_pe_callbacks pe_model::make_callbacks(pe_model *model)
         // asserted each time the PE records such an overflow; if the level is already high the
         // rising edge will not come, so this is the event.
         if (event == PMT_EV_PMU_OVFS || event == PMT_EV_PMU_HOVFS)
-            pe.cti_pmu_overflow.retrigger();
+            pe.cti_pmu_overflow.retrigger(pe.output_offset());
         pe.generated.write(event, count);
     };
     cb.pmu_exception = [](void *user, bool pending, unsigned target_el) {
-        self(user).pmu_exception.write(pending, target_el);
+        pe_model &pe = self(user);
+        pe.pmu_exception.write(pending, target_el, pe.output_offset());
     };
-    cb.brbe_capture_freeze = [](void *user) { self(user).brbe_capture_freeze.notify(); };
+    cb.brbe_capture_freeze = [](void *user) {
+        pe_model &pe = self(user);
+        pe.brbe_capture_freeze.notify(pe.output_offset());
+    };
     cb.log = [](void *user, const char *message) { self(user).core_log(message); };
     return cb;
 }
@@ -57,25 +74,26 @@ pmt_trbe_callbacks pe_model::make_trbe_callbacks(pe_model *model)
     cb.trbirq = [](void *user, bool level) {
         pe_model &pe = self(user);
         calling_out out(pe.in_callback_);
-        pe.trbirq.write(level);
+        pe.trbirq.write(level, pe.output_offset());
     };
     cb.exception = [](void *user, bool take, unsigned target_el) {
         pe_model &pe = self(user);
         calling_out out(pe.in_callback_);
-        pe.trbe_exception.write(take, target_el);
+        pe.trbe_exception.write(take, target_el, pe.output_offset());
     };
     cb.serror = [](void *user) {
         pe_model &pe = self(user);
         calling_out out(pe.in_callback_);
-        pe.serror.notify();
+        pe.serror.notify(pe.output_offset());
     };
     cb.cti_trigger = [](void *user, unsigned number) {
         pe_model &pe = self(user);
         calling_out out(pe.in_callback_);
+        const sc_core::sc_time offset = pe.output_offset();
         switch (number) {
-        case PMT_CTI_TRBE_STOPPED: pe.cti_trbe_stopped.notify(); break;
-        case PMT_CTI_TRBE_MANAGEMENT: pe.cti_trbe_management.notify(); break;
-        case PMT_CTI_TRBE_WRAP: pe.cti_trbe_wrap.notify(); break;
+        case PMT_CTI_TRBE_STOPPED: pe.cti_trbe_stopped.notify(offset); break;
+        case PMT_CTI_TRBE_MANAGEMENT: pe.cti_trbe_management.notify(offset); break;
+        case PMT_CTI_TRBE_WRAP: pe.cti_trbe_wrap.notify(offset); break;
         default: break;
         }
     };

@@ -225,6 +225,7 @@ pmt_status pe_model::restore(const std::vector<unsigned char> &blob)
     // initiator time are the saved ones meanwhile, and go back if the core refuses.
     const cycle_clock::state old_clock = clock_.saved();
     const sc_core::sc_time old_write_time = write_time_;
+    call_offset_ = sc_core::SC_ZERO_TIME; // the outputs change at T
     clock_.restore(clock);
     write_time_ = sc_core::sc_time::from_value(write_time);
     if (pmt_pe_restore(pe_, core, static_cast<size_t>(core_size)) != PMT_OK) {
@@ -237,6 +238,7 @@ pmt_status pe_model::restore(const std::vector<unsigned char> &blob)
         deferred_event_.notify(sc_core::SC_ZERO_TIME);
     // The overflow event from the restored counters and clock.
     overflow_due_ = cycle_clock::never;
+    overflow_time_ = sc_core::sc_max_time();
     overflow_event_.cancel();
     rearm();
     return PMT_OK;

@@ -12,7 +12,7 @@ level_signal_adapter::level_signal_adapter(const sc_core::sc_module_name &name)
     sensitive << changed_; // and once at initialisation: the level before simulation started
 }
 
-void level_signal_adapter::set_level(bool level)
+void level_signal_adapter::set_level(bool level, const sc_core::sc_time &)
 {
     level_ = level;
     changed_.notify(sc_core::SC_ZERO_TIME);
@@ -34,7 +34,7 @@ event_pulse_adapter::event_pulse_adapter(const sc_core::sc_module_name &name,
     dont_initialize();
 }
 
-void event_pulse_adapter::notify_event()
+void event_pulse_adapter::notify_event(const sc_core::sc_time &)
 {
     count_++;
     until_ = sc_core::sc_time_stamp() + width_;
@@ -43,10 +43,10 @@ void event_pulse_adapter::notify_event()
     fall_.notify(width_);
 }
 
-void event_pulse_adapter::trigger_event(unsigned trigger)
+void event_pulse_adapter::trigger_event(unsigned trigger, const sc_core::sc_time &offset)
 {
     last_trigger_ = trigger;
-    notify_event();
+    notify_event(offset);
 }
 
 void event_pulse_adapter::drive()

@@ -75,9 +75,9 @@ struct output_probe : pmtrace::level_if,
                       pmtrace::exception_request_if,
                       pmtrace::generated_event_if {
     uint64_t calls = 0;
-    void set_level(bool) override { calls++; }
-    void notify_event() override { calls++; }
-    void trigger_event(unsigned) override { calls++; }
+    void set_level(bool, const sc_core::sc_time &) override { calls++; }
+    void notify_event(const sc_core::sc_time &) override { calls++; }
+    void trigger_event(unsigned, const sc_core::sc_time &) override { calls++; }
     void set_exception_request(bool, unsigned) override { calls++; }
     void generated_event(uint16_t, uint64_t) override { calls++; }
 };

@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace pmtrace_test
@@ -23,32 +24,43 @@ inline sc_time ns(double n)
     return sc_time(n, SC_NS);
 }
 
-// A GIC line (or a CPU's halt request input): records each level with its simulated time.
+// A GIC line (or a CPU's halt request input): records each level with the simulated time of
+// the call (at) and the offset it was given (the level changes at at + offset).
 struct level_probe : pmtrace::level_if {
     struct change {
         sc_time at;
         bool level;
+        sc_time offset;
     };
     std::vector<change> changes;
-    void set_level(bool level) override { changes.push_back({sc_core::sc_time_stamp(), level}); }
+    void set_level(bool level, const sc_time &offset) override
+    {
+        changes.push_back({sc_core::sc_time_stamp(), level, offset});
+    }
 };
 
-// A BRBE: records the time of each freeze event.
+// A BRBE: records the time of each freeze event's call, and its offset.
 struct event_probe : pmtrace::event_if {
     std::vector<sc_time> events;
-    void notify_event() override { events.push_back(sc_core::sc_time_stamp()); }
+    std::vector<sc_time> offsets;
+    void notify_event(const sc_time &offset) override
+    {
+        events.push_back(sc_core::sc_time_stamp());
+        offsets.push_back(offset);
+    }
 };
 
-// A CTI: records each input trigger event.
+// A CTI: records each input trigger event (the time of the call, and its offset).
 struct cti_probe : pmtrace::cti_trigger_if {
     struct trigger {
         sc_time at;
         unsigned number;
+        sc_time offset;
     };
     std::vector<trigger> triggers;
-    void trigger_event(unsigned number) override
+    void trigger_event(unsigned number, const sc_time &offset) override
     {
-        triggers.push_back({sc_core::sc_time_stamp(), number});
+        triggers.push_back({sc_core::sc_time_stamp(), number, offset});
     }
 };
 
@@ -65,6 +77,22 @@ struct exception_probe : pmtrace::exception_request_if {
         requests.push_back({sc_core::sc_time_stamp(), pending, target_el});
     }
 };
+
+// What a waveform view did: (time, value) at each change of its signal.
+template <class T> struct view_watcher : sc_core::sc_module {
+    const sc_core::sc_signal_in_if<T> &signal;
+    std::vector<std::pair<sc_time, T>> changes;
+    view_watcher(const sc_core::sc_module_name &name, const sc_core::sc_signal_in_if<T> &s)
+        : sc_module(name), signal(s)
+    {
+        SC_HAS_PROCESS(view_watcher);
+        SC_METHOD(seen);
+        sensitive << signal.value_changed_event();
+        dont_initialize();
+    }
+    void seen() { changes.emplace_back(sc_core::sc_time_stamp(), signal.read()); }
+};
+using view_changes = std::vector<std::pair<sc_time, bool>>;
 
 // A trace unit receiving PMU_OVFS / PMU_HOVFS.
 struct generated_probe : pmtrace::generated_event_if {

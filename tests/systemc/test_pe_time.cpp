@@ -178,6 +178,82 @@ TEST(PeTime, StateChangeWithAnOffsetSplitsTheCycles)
     EXPECT_EQ(rd(pe, PMT_REG_PMCCNTR_EL0), 400u);
 }
 
+// The outputs a call changes change at the caller's time, sc_time_stamp() + its offset (a CPU
+// ahead of SystemC time under temporal decoupling): the target is told the offset, and the view
+// (for waveforms) changes then. Counter 0 counts INST_RETIRED from 0xFFFFFFFF: the instruction
+// the CPU retires at 300 ns overflows it (PMUIRQ and CTI trigger 1 rise), its handler's
+// PMOVSCLR_EL0 write at 700 ns lowers them; SystemC time stays at 0 meanwhile.
+TEST(PeTime, OutputsChangeAtTheCallersLocalTime)
+{
+    pmtrace::pe_model pe("pe");
+    level_probe gic;
+    cti_probe cti;
+    pe.pmuirq.bind(gic);
+    pe.cti_pmu_overflow.bind(cti);
+    view_watcher<bool> pmuirq("pmuirq_watcher", pe.pmuirq.view());
+    view_watcher<bool> trigger("trigger_watcher", pe.cti_pmu_overflow.view());
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    enter_el1(pe);
+    wr(pe, PMT_REG_PMEVTYPER_EL0, 0, PMT_EV_INST_RETIRED);
+    wr(pe, PMT_REG_PMEVCNTR_EL0, 0, 0xFFFFFFFFu);
+    wr(pe, PMT_REG_PMINTENSET_EL1, 0, 1);
+    wr(pe, PMT_REG_PMCNTENSET_EL0, 0, 1);
+    wr(pe, PMT_REG_PMCR_EL0, 0, PMT_MASK(PMCR, E));
+    EXPECT_EQ(pe.events->count_event(PMT_EV_INST_RETIRED, 1, ns(300)), PMT_OK);
+    wr(pe, PMT_REG_PMOVSCLR_EL0, 0, 1, ns(700));
+    ASSERT_EQ(gic.changes.size(), 2u);
+    EXPECT_EQ(gic.changes[0].at, sc_core::SC_ZERO_TIME); // delivered in the call ...
+    EXPECT_EQ(gic.changes[0].offset, ns(300));           // ... with the time of the change
+    EXPECT_EQ(gic.changes[1].offset, ns(700));
+    ASSERT_EQ(cti.triggers.size(), 1u);
+    EXPECT_EQ(cti.triggers[0].offset, ns(300));
+    EXPECT_TRUE(pmuirq.changes.empty()); // the views wait for simulated time
+    sc_core::sc_start(ns(1000));
+    EXPECT_EQ(pmuirq.changes, (view_changes{{ns(300), true}, {ns(700), false}}));
+    EXPECT_EQ(trigger.changes, (view_changes{{ns(300), true}, {ns(700), false}}));
+}
+
+// A call behind the model's clock (another initiator, behind a CPU that has called at its local
+// time 900 ns) is performed at the later time (counters, registers), but the outputs it
+// changes change at its own time: PMUIRQ rises at 100 ns, when the PMOVSSET_EL0 write is made.
+TEST(PeTime, OutputsOfACallBehindTheClockAreAtItsTime)
+{
+    pmtrace::pe_model pe("pe");
+    level_probe gic;
+    pe.pmuirq.bind(gic);
+    view_watcher<bool> pmuirq("pmuirq_watcher", pe.pmuirq.view());
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    enter_el1(pe);
+    arm_cycle_counter(pe, 0);
+    EXPECT_EQ(rd(pe, PMT_REG_PMCCNTR_EL0, 0, ns(900)), 900u);
+    wr(pe, PMT_REG_PMOVSSET_EL0, 0, cycle_bit, ns(100));
+    ASSERT_EQ(gic.changes.size(), 1u);
+    EXPECT_EQ(gic.changes[0].offset, ns(100));
+    sc_core::sc_start(ns(1000));
+    EXPECT_EQ(pmuirq.changes, (view_changes{{ns(100), true}}));
+}
+
+// A decoupled CPU's call past an overflow the model has scheduled (at 1000 ns, SystemC time still
+// at 0): the cycles up to the overflow are counted first, so PMUIRQ rises at the overflow's time,
+// as it would have at the event; the read, at 1500 ns, sees the counter 500 cycles past it.
+TEST(PeTime, AnOverflowACallPassesIsAtItsOwnTime)
+{
+    pmtrace::pe_model pe("pe");
+    level_probe gic;
+    pe.pmuirq.bind(gic);
+    view_watcher<bool> pmuirq("pmuirq_watcher", pe.pmuirq.view());
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    enter_el1(pe);
+    arm_cycle_counter(pe, ~uint64_t(0) - 999);
+    EXPECT_EQ(rd(pe, PMT_REG_PMCCNTR_EL0, 0, ns(1500)), 500u);
+    ASSERT_EQ(gic.changes.size(), 1u);
+    EXPECT_EQ(gic.changes[0].at, sc_core::SC_ZERO_TIME);
+    EXPECT_EQ(gic.changes[0].offset, ns(1000));
+    sc_core::sc_start(ns(2000));
+    EXPECT_EQ(gic.changes.size(), 1u); // the event, re-armed, has nothing left to do
+    EXPECT_EQ(pmuirq.changes, (view_changes{{ns(1000), true}}));
+}
+
 // CPU_CYCLES comes from the clock: the event export refuses it and says so once.
 TEST(PeTime, CpuCyclesThroughTheEventExportIsRefused)
 {

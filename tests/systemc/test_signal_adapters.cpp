@@ -111,9 +111,9 @@ TEST(SignalAdapters, CloseEventsMakeOneLongerPulse)
     adapter.out(line);
     watcher.in(line);
     sc_core::sc_start(ns(100));
-    adapter.notify_event();
+    adapter.notify_event(sc_core::SC_ZERO_TIME);
     sc_core::sc_start(ns(400));
-    adapter.notify_event();
+    adapter.notify_event(sc_core::SC_ZERO_TIME);
     sc_core::sc_start(ns(3000));
     ASSERT_EQ(watcher.changes.size(), 2u);
     EXPECT_EQ(watcher.changes[0].at, ns(100));

@@ -84,7 +84,7 @@ void a64_cpu::set_boot(uint64_t pc, uint64_t x0, uint64_t x1, uint64_t x2, uint6
     boot_x_ = {x0, x1, x2, x3};
 }
 
-void a64_cpu::set_level(bool level)
+void a64_cpu::set_level(bool level, const sc_core::sc_time &)
 {
     if (level == irq_level_)
         return;
@@ -97,7 +97,7 @@ void a64_cpu::set_level(bool level)
     }
 }
 
-void a64_cpu::notify_event()
+void a64_cpu::notify_event(const sc_core::sc_time &)
 {
     serror_pending_ = true;
     repeat_.left = 0;

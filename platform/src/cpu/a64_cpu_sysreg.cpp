@@ -161,7 +161,8 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
     if (icc) {
         settle();
         stats_.sysreg_accesses++;
-        bool ok = a.read ? icc_->read(enc, value) : icc_->write(enc, value);
+        const sc_core::sc_time &t = qk_.get_local_time();
+        bool ok = a.read ? icc_->read(enc, value, t) : icc_->write(enc, value, t);
         if (!ok) {
             pending_exception_ = true;
             pending_ec_ = EC_UNKNOWN;

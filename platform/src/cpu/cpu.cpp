@@ -70,7 +70,7 @@ cpu::cpu(const sc_core::sc_module_name &name, const cpu_config &config)
     SC_THREAD(main);
 }
 
-void cpu::set_level(bool level)
+void cpu::set_level(bool level, const sc_core::sc_time &)
 {
     if (level != irq_level_) {
         irq_level_ = level;
@@ -79,7 +79,7 @@ void cpu::set_level(bool level)
     }
 }
 
-void cpu::notify_event()
+void cpu::notify_event(const sc_core::sc_time &)
 {
     stats_.serrors++;
     SC_REPORT_INFO_VERB(name(), "SError signalled (no SError handler: counted)",
@@ -195,7 +195,9 @@ hal_status cpu::sysreg_read(hal_sysreg reg, uint64_t &value)
         if (el == 0) {
             st = HAL_UNDEFINED;
         } else if (is_icc(reg)) {
-            st = icc_ && icc_->read(hal_sysreg_to_pmt(reg), v) ? HAL_OK : HAL_UNDEFINED;
+            st = icc_ && icc_->read(hal_sysreg_to_pmt(reg), v, qk_.get_local_time())
+                     ? HAL_OK
+                     : HAL_UNDEFINED;
         } else {
             v = reg == HAL_CURRENTEL         ? uint64_t{el} << 2
                 : reg == HAL_MPIDR_EL1       ? config_.mpidr | uint64_t{0x80000000}
@@ -218,7 +220,8 @@ hal_status cpu::sysreg_write(hal_sysreg reg, uint64_t value)
     if (is_cpu_register(reg))
         st = HAL_UNDEFINED; // read-only
     else if (is_icc(reg))
-        st = state->pe_state().el == 0 || !icc_ || !icc_->write(hal_sysreg_to_pmt(reg), value)
+        st = state->pe_state().el == 0 || !icc_ ||
+                     !icc_->write(hal_sysreg_to_pmt(reg), value, qk_.get_local_time())
                  ? HAL_UNDEFINED
                  : HAL_OK;
     else

@@ -73,9 +73,11 @@ uart_pl011::uart_pl011(const sc_core::sc_module_name &name, const uart_config &c
     dont_initialize();
 }
 
+// UARTINTR changes at the time of the access that changed it (the initiator's time,
+// sc_time_stamp() + delay), or now for the UART's own events.
 void uart_pl011::update()
 {
-    intr.write((ris_ & regs_[IMSC]) != 0);
+    intr.write((ris_ & regs_[IMSC]) != 0, access_offset_);
 }
 
 uint64_t uart_pl011::read_register(size_t row, unsigned index, bool debug)
@@ -141,7 +143,9 @@ void uart_pl011::write_register(size_t row, unsigned, uint64_t value, uint64_t m
 
 void uart_pl011::b_transport(tlm::tlm_generic_payload &tx, sc_core::sc_time &delay)
 {
+    access_offset_ = delay;
     frame_transport(tx, delay, config_.access_latency);
+    access_offset_ = sc_core::SC_ZERO_TIME;
 }
 
 unsigned uart_pl011::transport_dbg(tlm::tlm_generic_payload &tx)

@@ -126,7 +126,7 @@ uint32_t cti::channel_out_status() const
     return active_channels() & gate_;
 }
 
-void cti::channel_event(uint32_t channels)
+void cti::channel_event(uint32_t channels, const sc_core::sc_time &offset)
 {
     channels &= channel_mask();
     if (!channels || !enabled())
@@ -139,29 +139,29 @@ void cti::channel_event(uint32_t channels)
             continue;
         if (config_.acknowledged >> n & 1)
             latch_ |= 1u << n;
-        out_event[n].notify();
+        out_event[n].notify(offset);
     }
-    update_levels();
+    update_levels(offset);
 }
 
-void cti::update_levels()
+void cti::update_levels(const sc_core::sc_time &offset)
 {
     const uint32_t status = trigger_out_status();
     for (unsigned n = 0; n < config_.num_triggers; n++)
-        out_level[n].write(status >> n & 1);
+        out_level[n].write(status >> n & 1, offset);
 }
 
-void cti::trigger_event(unsigned trigger)
+void cti::trigger_event(unsigned trigger, const sc_core::sc_time &offset)
 {
     if (trigger >= config_.num_triggers || !(config_.inputs >> trigger & 1)) {
         log_.warning("input trigger not connected",
                      "input trigger " + std::to_string(trigger) + " is not connected: ignored");
         return;
     }
-    channel_event(inen_[trigger]);
+    channel_event(inen_[trigger], offset);
 }
 
-void cti::set_trigger_level(unsigned trigger, bool level)
+void cti::set_trigger_level(unsigned trigger, bool level, const sc_core::sc_time &offset)
 {
     if (trigger >= config_.num_triggers || !(config_.inputs >> trigger & 1)) {
         log_.warning("input trigger not connected",
@@ -172,9 +172,9 @@ void cti::set_trigger_level(unsigned trigger, bool level)
     const bool rising = level && !(trin_ & bit);
     trin_ = level ? trin_ | bit : trin_ & ~bit;
     if (rising)
-        channel_event(inen_[trigger]); // calls update_levels
+        channel_event(inen_[trigger], offset); // calls update_levels
     else
-        update_levels();
+        update_levels(offset);
 }
 
 uint64_t cti::read_register(size_t row, unsigned index, bool)
@@ -225,7 +225,7 @@ void cti::write_register(size_t row, unsigned index, uint64_t value, uint64_t ma
         if (!enabled())
             break; // application triggers are disabled
         appset_ |= chans;
-        channel_event(chans);
+        channel_event(chans, access_offset_);
         break;
     case CTIAPPCLEAR: appset_ &= ~chans; break;
     case CTIAPPPULSE:
@@ -235,7 +235,7 @@ void cti::write_register(size_t row, unsigned index, uint64_t value, uint64_t ma
                          "(CONSTRAINED UNPREDICTABLE): no channel event");
             break;
         }
-        channel_event(chans);
+        channel_event(chans, access_offset_);
         break;
     case CTIINEN:
         if (index < config_.num_triggers && (config_.inputs >> index & 1))
@@ -252,12 +252,15 @@ void cti::write_register(size_t row, unsigned index, uint64_t value, uint64_t ma
     case CTICLAIMCLR: claim_ &= ~v; break;
     default: return; // read-only or WI
     }
-    update_levels();
+    update_levels(access_offset_);
 }
 
+// A write takes effect at the initiator's time, sc_time_stamp() + delay (its outputs change then).
 void cti::b_transport(tlm::tlm_generic_payload &tx, sc_core::sc_time &delay)
 {
+    access_offset_ = delay;
     frame_transport(tx, delay, config_.access_latency);
+    access_offset_ = sc_core::SC_ZERO_TIME;
 }
 
 unsigned cti::transport_dbg(tlm::tlm_generic_payload &tx)

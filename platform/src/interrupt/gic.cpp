@@ -9,10 +9,18 @@ namespace pmtrace::platform
 class gicv3::ppi_line : public level_if
 {
   public:
-    ppi_line(gic_redistributor &rd, unsigned intid) : rd_(rd), intid_(intid) {}
-    void set_level(bool level) override { rd_.set_line(intid_, level); }
+    ppi_line(sc_core::sc_time &access_offset, gic_redistributor &rd, unsigned intid)
+        : access_offset_(access_offset), rd_(rd), intid_(intid)
+    {
+    }
+    void set_level(bool level, const sc_core::sc_time &offset) override
+    {
+        gic_access_scope at(access_offset_, offset);
+        rd_.set_line(intid_, level);
+    }
 
   private:
+    sc_core::sc_time &access_offset_;
     gic_redistributor &rd_;
     unsigned intid_;
 };
@@ -20,14 +28,19 @@ class gicv3::ppi_line : public level_if
 class gicv3::spi_line : public level_if
 {
   public:
-    spi_line(gic_distributor *gicd, unsigned intid) : gicd_(gicd), intid_(intid) {}
-    void set_level(bool level) override
+    spi_line(sc_core::sc_time &access_offset, gic_distributor *gicd, unsigned intid)
+        : access_offset_(access_offset), gicd_(gicd), intid_(intid)
     {
+    }
+    void set_level(bool level, const sc_core::sc_time &offset) override
+    {
+        gic_access_scope at(access_offset_, offset);
         if (gicd_)
             gicd_->set_line(intid_, level);
     }
 
   private:
+    sc_core::sc_time &access_offset_;
     gic_distributor *gicd_; // null: a line to nowhere
     unsigned intid_;
 };
@@ -60,13 +73,14 @@ gicv3::gicv3(const sc_core::sc_module_name &name, const gic_config &config)
         cpus_.push_back(std::make_unique<gic_cpu_interface>(
             base + ".icc" + std::to_string(n), n, *rds_[n], *gicd_,
             [this](uint32_t targets, unsigned intid) { send_sgi(targets, intid); },
-            [this, n] { update(n); }));
+            [this, n] { update(n); }, access_offset_));
         for (unsigned i = 16; i < 32; i++)
-            lines_.push_back(std::make_unique<ppi_line>(*rds_[n], i));
+            lines_.push_back(std::make_unique<ppi_line>(access_offset_, *rds_[n], i));
     }
     for (unsigned i = 0; i < config_.num_spis; i++)
-        spi_lines_.push_back(std::make_unique<spi_line>(gicd_.get(), gic_first_spi + i));
-    spi_lines_.push_back(std::make_unique<spi_line>(nullptr, 0));
+        spi_lines_.push_back(
+            std::make_unique<spi_line>(access_offset_, gicd_.get(), gic_first_spi + i));
+    spi_lines_.push_back(std::make_unique<spi_line>(access_offset_, nullptr, 0));
     distributor.register_b_transport(this, &gicv3::gicd_b_transport);
     distributor.register_transport_dbg(this, &gicv3::gicd_transport_dbg);
     redistributors.register_b_transport(this, &gicv3::gicr_b_transport);
@@ -101,10 +115,11 @@ level_if &gicv3::spi(unsigned intid)
     return *spi_lines_[intid - gic_first_spi];
 }
 
+// The outputs change at the time of the access that changed them.
 void gicv3::update(unsigned cpu)
 {
-    irq[cpu].write(cpus_[cpu]->irq());
-    fiq[cpu].write(cpus_[cpu]->fiq());
+    irq[cpu].write(cpus_[cpu]->irq(), access_offset_);
+    fiq[cpu].write(cpus_[cpu]->fiq(), access_offset_);
 }
 
 void gicv3::update_all()
@@ -120,8 +135,10 @@ void gicv3::send_sgi(uint32_t targets, unsigned intid)
             rds_[n]->raise_sgi(intid);
 }
 
+// A frame access takes effect at the initiator's time, sc_time_stamp() + delay.
 void gicv3::gicd_b_transport(tlm::tlm_generic_payload &tx, sc_core::sc_time &delay)
 {
+    gic_access_scope at(access_offset_, delay);
     gicd_->frame_transport(tx, delay, config_.access_latency);
 }
 
@@ -149,7 +166,10 @@ void gicv3::gicr_b_transport(tlm::tlm_generic_payload &tx, sc_core::sc_time &del
         return;
     }
     tx.set_address(offset);
-    rd->frame_transport(tx, delay, config_.access_latency);
+    {
+        gic_access_scope at(access_offset_, delay);
+        rd->frame_transport(tx, delay, config_.access_latency);
+    }
     tx.set_address(address);
 }
 

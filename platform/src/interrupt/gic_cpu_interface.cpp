@@ -77,9 +77,9 @@ const char *icc_name(icc_reg reg)
 gic_cpu_interface::gic_cpu_interface(const std::string &log_name, unsigned cpu,
                                      gic_redistributor &redistributor, gic_distributor &distributor,
                                      std::function<void(uint32_t, unsigned)> sgi,
-                                     std::function<void()> changed)
+                                     std::function<void()> changed, sc_core::sc_time &access_offset)
     : log_name_(log_name), cpu_(cpu), rd_(redistributor), gicd_(distributor), sgi_(std::move(sgi)),
-      changed_(std::move(changed))
+      changed_(std::move(changed)), access_offset_(access_offset)
 {
 }
 
@@ -241,13 +241,15 @@ void gic_cpu_interface::sgi1r(uint64_t v)
     sgi_(targets, intid);
 }
 
-bool gic_cpu_interface::read(pmt_sysreg encoding, uint64_t &value)
+bool gic_cpu_interface::read(pmt_sysreg encoding, uint64_t &value, const sc_core::sc_time &offset)
 {
+    gic_access_scope at(access_offset_, offset);
     return read(icc_decode(encoding), value);
 }
 
-bool gic_cpu_interface::write(pmt_sysreg encoding, uint64_t value)
+bool gic_cpu_interface::write(pmt_sysreg encoding, uint64_t value, const sc_core::sc_time &offset)
 {
+    gic_access_scope at(access_offset_, offset);
     return write(icc_decode(encoding), value);
 }
 

@@ -180,7 +180,7 @@ void generic_timer::evaluate(unsigned i)
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     const uint64_t physical = count_at(now);
     const bool armed = (t.ctl & cnt_ctl_enable) && !(t.ctl & cnt_ctl_imask);
-    t.irq->write(armed && condition_met(i, physical));
+    t.irq->write(armed && condition_met(i, physical), sc_core::SC_ZERO_TIME); // now
     uint64_t next;
     sc_core::sc_time when;
     t.due_at = sc_core::sc_max_time();

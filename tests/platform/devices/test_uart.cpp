@@ -29,7 +29,7 @@ constexpr uint64_t DR = 0x000, FR = 0x018, IBRD = 0x024, FBRD = 0x028, LCR_H = 0
 struct line_probe : level_if {
     bool level = false;
     unsigned rises = 0;
-    void set_level(bool l) override
+    void set_level(bool l, const sc_core::sc_time &) override
     {
         rises += l && !level;
         level = l;

@@ -15,6 +15,8 @@ namespace
 
 using namespace pmtrace::platform;
 using pmtrace::test::initiator;
+// The offset of the tests' own calls: their changes are at sc_time_stamp().
+const sc_core::sc_time now;
 
 // CTI register offsets (H9.5).
 constexpr uint64_t CTICONTROL = 0x000, CTIINTACK = 0x010, CTIAPPSET = 0x014, CTIAPPCLEAR = 0x018,
@@ -31,7 +33,7 @@ constexpr uint64_t CTIOUTEN(unsigned n)
 
 struct trigger_probe : cti_trigger_if {
     std::vector<unsigned> events;
-    void trigger_event(unsigned n) override { events.push_back(n); }
+    void trigger_event(unsigned n, const sc_core::sc_time &) override { events.push_back(n); }
 };
 
 struct CtiTest : ::testing::Test {
@@ -54,7 +56,7 @@ TEST_F(CtiTest, PmuOverflowOnInput1ThroughChannel2RaisesTheDebugRequestUntilAckn
     wr(CTICONTROL, 1);
     wr(CTIINEN(cti_in::pmu_overflow), 1u << 2);
     wr(CTIOUTEN(cti_out::debug_request), 1u << 2);
-    c.trigger_event(cti_in::pmu_overflow);
+    c.trigger_event(cti_in::pmu_overflow, now);
     EXPECT_EQ(c.out_event[0].count(), 1u);
     EXPECT_TRUE(c.out_level[0].read()); // H5.4.1: asserted until acknowledged
     EXPECT_EQ(rd(CTITRIGOUTSTATUS), 1u);
@@ -70,11 +72,11 @@ TEST_F(CtiTest, ExampleH5_4_HaltOnOverflowKeepsTheChannelOffTheMatrix)
     wr(CTIGATE, 0);           // GATE[3] = 0
     wr(CTIINEN(1), 1u << 3);  // CTIINEN1[3]
     wr(CTIOUTEN(0), 1u << 3); // CTIOUTEN0[3]
-    c.trigger_event(1);
+    c.trigger_event(1, now);
     EXPECT_EQ(c.out_event[0].count(), 1u);
     EXPECT_EQ(c.channel_events(3), 0u); // not passed to the CTM
     wr(CTIGATE, 1u << 3);
-    c.trigger_event(1);
+    c.trigger_event(1, now);
     EXPECT_EQ(c.channel_events(3), 1u);
 }
 
@@ -117,11 +119,11 @@ TEST_F(CtiTest, TraceBufferStoppedReachesATraceUnitInputAsOneEvent)
     wr(CTICONTROL, 1);
     wr(CTIINEN(cti_in::trbe_stopped), 1u << 0);
     wr(CTIOUTEN(cti_out::trace_in0), 1u << 0);
-    c.trigger_event(cti_in::trbe_stopped);
+    c.trigger_event(cti_in::trbe_stopped, now);
     EXPECT_EQ(trace_unit.events, std::vector<unsigned>{4}); // output trigger 4
     EXPECT_FALSE(c.out_level[4].read());                    // self-acknowledging: no level held
     EXPECT_EQ(rd(CTITRIGOUTSTATUS), 0u);
-    c.trigger_event(cti_in::trbe_wrap); // not mapped
+    c.trigger_event(cti_in::trbe_wrap, now); // not mapped
     EXPECT_EQ(trace_unit.events.size(), 1u);
 }
 
@@ -129,7 +131,7 @@ TEST_F(CtiTest, WithGlbenZeroNothingIsMapped)
 {
     wr(CTIINEN(1), 1u << 0);
     wr(CTIOUTEN(0), 1u << 0);
-    c.trigger_event(1);
+    c.trigger_event(1, now);
     EXPECT_EQ(c.out_event[0].count(), 0u);
     wr(CTIAPPSET, 1);
     EXPECT_EQ(rd(CTIAPPSET), 0u);
@@ -144,15 +146,15 @@ TEST_F(CtiTest, AMulticycleInputHoldsItsChannelsWhileAsserted)
     wr(CTIGATE, 0xF);
     wr(CTIINEN(1), 1u << 2);
     wr(CTIOUTEN(5), 1u << 2); // a self-acknowledging trace unit input
-    c.set_trigger_level(1, true);
+    c.set_trigger_level(1, true, now);
     EXPECT_EQ(rd(CTITRIGINSTATUS), 2u);
     EXPECT_EQ(rd(CTICHOUTSTATUS), 4u);
     EXPECT_EQ(rd(CTITRIGOUTSTATUS), 1u << 5); // asserted while the channel is active
     EXPECT_TRUE(c.out_level[5].read());
     EXPECT_EQ(c.out_event[5].count(), 1u);
-    c.set_trigger_level(1, true); // no new event while it stays asserted
+    c.set_trigger_level(1, true, now); // no new event while it stays asserted
     EXPECT_EQ(c.out_event[5].count(), 1u);
-    c.set_trigger_level(1, false);
+    c.set_trigger_level(1, false, now);
     EXPECT_EQ(rd(CTITRIGINSTATUS), 0u);
     EXPECT_EQ(rd(CTICHOUTSTATUS), 0u);
     EXPECT_EQ(rd(CTITRIGOUTSTATUS), 0u);
@@ -201,8 +203,8 @@ TEST_F(CtiTest, BadAccessesAndUnconnectedInputsAreReported)
                             "no register");
     EXPECT_NONFATAL_FAILURE(EXPECT_EQ(dbg.read(CTICONTROL, v, 1), tlm::TLM_BURST_ERROR_RESPONSE),
                             "not allowed");
-    EXPECT_NONFATAL_FAILURE(c.trigger_event(3), "input trigger 3 is not connected");
-    c.trigger_event(40); // the same kind: counted, reported once at the end (module_log)
+    EXPECT_NONFATAL_FAILURE(c.trigger_event(3, now), "input trigger 3 is not connected");
+    c.trigger_event(40, now); // the same kind: counted, reported once at the end (module_log)
     EXPECT_NONFATAL_FAILURE(c.log().report_repeats(),
                             "input trigger not connected: 1 more since the first (the last: input "
                             "trigger 40 is not connected: ignored)");
@@ -217,7 +219,7 @@ struct pe_triggers : sc_core::sc_module {
     void run()
     {
         wait(5, sc_core::SC_NS);
-        cti->trigger_event(cti_in::pmu_overflow);
+        cti->trigger_event(cti_in::pmu_overflow, now);
     }
 };
 

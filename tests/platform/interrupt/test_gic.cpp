@@ -16,12 +16,14 @@ namespace
 using namespace pmtrace::platform;
 using pmtrace::test::initiator;
 namespace virt = pmtrace::platform::virt;
+// The offset of the tests' own calls: their changes are at sc_time_stamp().
+const sc_core::sc_time now;
 
 // Records every level an output delivers.
 struct line_probe : level_if {
     std::vector<bool> levels;
     bool level = false;
-    void set_level(bool l) override
+    void set_level(bool l, const sc_core::sc_time &) override
     {
         levels.push_back(l);
         level = l;
@@ -133,7 +135,7 @@ TEST_F(GicTest, LevelPpiIsAcknowledgedEndedAndPendingAgainWhileItsLineIsHigh)
 {
     linux_init(0);
     enable(0, 23);
-    gic.pmuirq(0).set_level(true);
+    gic.pmuirq(0).set_level(true, now);
     EXPECT_TRUE(irq0.level);
     EXPECT_EQ(gic.cpu(0).hppir1(), 23u);
     EXPECT_EQ(rd(sgi_base(0) + ISPENDR0), 1u << 23);
@@ -149,7 +151,7 @@ TEST_F(GicTest, LevelPpiIsAcknowledgedEndedAndPendingAgainWhileItsLineIsHigh)
     EXPECT_EQ(rd(sgi_base(0) + ISACTIVER0), 0u);
     EXPECT_TRUE(irq0.level); // pending again
     EXPECT_EQ(gic.cpu(0).iar1(), 23u);
-    gic.pmuirq(0).set_level(false); // the handler clears the source
+    gic.pmuirq(0).set_level(false, now); // the handler clears the source
     gic.cpu(0).eoir1(23);
     EXPECT_FALSE(irq0.level);
     EXPECT_EQ(rd(sgi_base(0) + ISPENDR0), 0u);
@@ -162,8 +164,8 @@ TEST_F(GicTest, LevelPpiWhoseLineFallsBeforeAcknowledgeIsNoLongerPending)
 {
     linux_init(0);
     enable(0, 22);
-    gic.trbirq(0).set_level(true);
-    gic.trbirq(0).set_level(false);
+    gic.trbirq(0).set_level(true, now);
+    gic.trbirq(0).set_level(false, now);
     EXPECT_FALSE(irq0.level);
     EXPECT_EQ(gic.cpu(0).hppir1(), gic_no_interrupt);
     EXPECT_EQ(gic.cpu(0).iar1(), gic_no_interrupt);
@@ -174,7 +176,7 @@ TEST_F(GicTest, PriorityMaskPassesOnlyHigherPriorities)
     linux_init(0);
     enable(0, 23);
     gic.cpu(0).set_pmr(0xa0); // priority 0xa0 is not higher than the mask
-    gic.pmuirq(0).set_level(true);
+    gic.pmuirq(0).set_level(true, now);
     EXPECT_FALSE(irq0.level);
     EXPECT_EQ(gic.cpu(0).hppir1(), 23u); // HPPIR ignores the mask
     EXPECT_EQ(gic.cpu(0).iar1(), gic_no_interrupt);
@@ -191,7 +193,7 @@ TEST_F(GicTest, PriorityMaskPassesOnlyHigherPriorities)
 TEST_F(GicTest, EnablesAtEveryLevelGateTheInterrupt)
 {
     linux_init(0);
-    gic.pmuirq(0).set_level(true);
+    gic.pmuirq(0).set_level(true, now);
     EXPECT_FALSE(irq0.level); // not enabled
     enable(0, 23);
     EXPECT_TRUE(irq0.level);
@@ -216,16 +218,16 @@ TEST_F(GicTest, HigherPriorityIsAcknowledgedFirstAndPreempts)
     enable(0, 22);
     enable(0, 23);
     set_priority(0, 22, 0x80);
-    gic.trbirq(0).set_level(true);
-    gic.pmuirq(0).set_level(true);
+    gic.trbirq(0).set_level(true, now);
+    gic.pmuirq(0).set_level(true, now);
     EXPECT_EQ(gic.cpu(0).iar1(), 22u);
     EXPECT_FALSE(irq0.level); // 0xa0 cannot preempt running priority 0x80
     gic.cpu(0).eoir1(22);
-    gic.trbirq(0).set_level(false);
+    gic.trbirq(0).set_level(false, now);
     EXPECT_TRUE(irq0.level);
     EXPECT_EQ(gic.cpu(0).iar1(), 23u);
     EXPECT_EQ(gic.cpu(0).rpr(), 0xa0u);
-    gic.trbirq(0).set_level(true); // 0x80 preempts 0xa0
+    gic.trbirq(0).set_level(true, now); // 0x80 preempts 0xa0
     EXPECT_TRUE(irq0.level);
     EXPECT_EQ(gic.cpu(0).iar1(), 22u);
     EXPECT_EQ(gic.cpu(0).rpr(), 0x80u);
@@ -243,10 +245,10 @@ TEST_F(GicTest, BinaryPointGroupsPrioritiesForPreemption)
     enable(0, 23);
     set_priority(0, 22, 0x80);
     ASSERT_TRUE(gic.cpu(0).write(icc_reg::BPR1, 6)); // group priority bits [7:6]
-    gic.pmuirq(0).set_level(true);
+    gic.pmuirq(0).set_level(true, now);
     EXPECT_EQ(gic.cpu(0).iar1(), 23u);
     EXPECT_EQ(gic.cpu(0).rpr(), 0x80u); // the group priority of 0xa0
-    gic.trbirq(0).set_level(true);      // 0x80 is in the same group priority: no preemption
+    gic.trbirq(0).set_level(true, now); // 0x80 is in the same group priority: no preemption
     EXPECT_FALSE(irq0.level);
     EXPECT_EQ(gic.cpu(0).iar1(), gic_no_interrupt);
     EXPECT_EQ(gic.cpu(0).hppir1(), 22u);
@@ -258,14 +260,14 @@ TEST_F(GicTest, EdgeTriggeredPpiLatchesOnARisingEdge)
     enable(0, 22);
     ASSERT_TRUE(cpu_bus.wr(sgi_base(0) + ICFGR1, 2u << (2 * (22 - 16)))); // Int_config[1]: edge
     EXPECT_EQ(rd(sgi_base(0) + ICFGR1), 2u << 12);
-    gic.trbirq(0).set_level(true);
-    gic.trbirq(0).set_level(false);
+    gic.trbirq(0).set_level(true, now);
+    gic.trbirq(0).set_level(false, now);
     EXPECT_TRUE(irq0.level); // latched
     EXPECT_EQ(gic.cpu(0).iar1(), 22u);
     EXPECT_EQ(rd(sgi_base(0) + ISPENDR0), 0u); // acknowledged: no longer pending
     gic.cpu(0).eoir1(22);
     EXPECT_FALSE(irq0.level);
-    gic.trbirq(0).set_level(true);
+    gic.trbirq(0).set_level(true, now);
     EXPECT_TRUE(irq0.level);
 }
 
@@ -278,7 +280,7 @@ TEST_F(GicTest, SoftwarePendingIsSetAndClearedButALevelLineHoldsIt)
     EXPECT_TRUE(irq0.level);
     ASSERT_TRUE(cpu_bus.wr(sgi_base(0) + ICPENDR0, 1u << 20));
     EXPECT_FALSE(irq0.level);
-    gic.pmuirq(0).set_level(true);
+    gic.pmuirq(0).set_level(true, now);
     ASSERT_TRUE(cpu_bus.wr(sgi_base(0) + ICPENDR0, 1u << 23));
     EXPECT_EQ(rd(sgi_base(0) + ISPENDR0), 1u << 23); // the line still asserts it
     EXPECT_TRUE(irq0.level);
@@ -290,7 +292,7 @@ TEST_F(GicTest, EoiModeOneSplitsPriorityDropFromDeactivation)
     linux_init(0);
     enable(0, 23);
     ASSERT_TRUE(gic.cpu(0).write(icc_reg::CTLR, icc_ctlr_eoimode));
-    gic.pmuirq(0).set_level(true);
+    gic.pmuirq(0).set_level(true, now);
     EXPECT_EQ(gic.cpu(0).iar1(), 23u);
     gic.cpu(0).eoir1(23); // priority drop only
     EXPECT_EQ(gic.cpu(0).rpr(), 0xffu);
@@ -314,7 +316,7 @@ TEST_F(GicTest, Sgi1rTargetsTheListedPesOrAllOthers)
     gic.cpu(1).eoir1(5);
     EXPECT_FALSE(irq1.level); // an SGI is edge-triggered: gone once acknowledged
     ASSERT_TRUE(
-        gic.cpu(1).write(PMT_SYSREG(3, 0, 12, 11, 5), uint64_t{1} << 40 | uint64_t{5} << 24));
+        gic.cpu(1).write(PMT_SYSREG(3, 0, 12, 11, 5), uint64_t{1} << 40 | uint64_t{5} << 24, now));
     EXPECT_TRUE(irq0.level); // IRM: every PE but the sender
     EXPECT_FALSE(irq1.level);
 }
@@ -324,7 +326,7 @@ TEST_F(GicTest, ASleepingPeGetsNoInterrupt)
     linux_init(0);
     enable(0, 23);
     ASSERT_TRUE(cpu_bus.wr(rd_base(0) + 0x14, 0x2)); // ProcessorSleep
-    gic.pmuirq(0).set_level(true);
+    gic.pmuirq(0).set_level(true, now);
     EXPECT_FALSE(irq0.level);
     ASSERT_TRUE(cpu_bus.wr(rd_base(0) + 0x14, 0));
     EXPECT_TRUE(irq0.level);
@@ -337,7 +339,7 @@ TEST_F(GicTest, Group0InterruptsAreSignalledAsFiq)
     ASSERT_TRUE(cpu_bus.wr(sgi_base(0) + IGROUPR0, ~(1u << 23)));
     ASSERT_TRUE(cpu_bus.wr(gicd + 0x0, 0x3));
     ASSERT_TRUE(gic.cpu(0).write(icc_reg::IGRPEN0, 1));
-    gic.pmuirq(0).set_level(true);
+    gic.pmuirq(0).set_level(true, now);
     EXPECT_TRUE(fiq0.level);
     EXPECT_FALSE(irq0.level);
     EXPECT_EQ(gic.cpu(0).iar1(), gic_no_interrupt);
@@ -349,19 +351,19 @@ TEST_F(GicTest, Group0InterruptsAreSignalledAsFiq)
 TEST_F(GicTest, CpuInterfaceByEncoding)
 {
     uint64_t v = 0;
-    ASSERT_TRUE(gic.cpu(0).read(PMT_SYSREG(3, 0, 12, 12, 4), v)); // ICC_CTLR_EL1
-    EXPECT_EQ(v, 4u << 8);                                        // PRIbits: 5 bits, IDbits 16
-    ASSERT_TRUE(gic.cpu(0).read(PMT_SYSREG(3, 0, 12, 12, 5), v)); // ICC_SRE_EL1
+    ASSERT_TRUE(gic.cpu(0).read(PMT_SYSREG(3, 0, 12, 12, 4), v, now)); // ICC_CTLR_EL1
+    EXPECT_EQ(v, 4u << 8);                                             // PRIbits: 5 bits, IDbits 16
+    ASSERT_TRUE(gic.cpu(0).read(PMT_SYSREG(3, 0, 12, 12, 5), v, now)); // ICC_SRE_EL1
     EXPECT_EQ(v, 7u);
-    ASSERT_TRUE(gic.cpu(0).write(PMT_SYSREG(3, 0, 12, 12, 3), 0)); // ICC_BPR1_EL1
-    ASSERT_TRUE(gic.cpu(0).read(PMT_SYSREG(3, 0, 12, 12, 3), v));
-    EXPECT_EQ(v, 3u);                                             // below the minimum: the minimum
-    ASSERT_TRUE(gic.cpu(0).read(PMT_SYSREG(3, 0, 12, 11, 3), v)); // ICC_RPR_EL1
+    ASSERT_TRUE(gic.cpu(0).write(PMT_SYSREG(3, 0, 12, 12, 3), 0, now)); // ICC_BPR1_EL1
+    ASSERT_TRUE(gic.cpu(0).read(PMT_SYSREG(3, 0, 12, 12, 3), v, now));
+    EXPECT_EQ(v, 3u); // below the minimum: the minimum
+    ASSERT_TRUE(gic.cpu(0).read(PMT_SYSREG(3, 0, 12, 11, 3), v, now)); // ICC_RPR_EL1
     EXPECT_EQ(v, 0xffu);
-    ASSERT_TRUE(gic.cpu(0).read(PMT_SYSREG(3, 0, 12, 12, 0), v)); // ICC_IAR1_EL1
+    ASSERT_TRUE(gic.cpu(0).read(PMT_SYSREG(3, 0, 12, 12, 0), v, now)); // ICC_IAR1_EL1
     EXPECT_EQ(v, 1023u);
-    EXPECT_FALSE(gic.cpu(0).write(PMT_SYSREG(3, 0, 12, 12, 0), 0)); // IAR1 is read-only
-    EXPECT_FALSE(gic.cpu(0).read(PMT_SYSREG(3, 0, 12, 12, 1), v));  // EOIR1 is write-only
+    EXPECT_FALSE(gic.cpu(0).write(PMT_SYSREG(3, 0, 12, 12, 0), 0, now)); // IAR1 is read-only
+    EXPECT_FALSE(gic.cpu(0).read(PMT_SYSREG(3, 0, 12, 12, 1), v, now));  // EOIR1 is write-only
     EXPECT_EQ(icc_decode(PMT_SYSREG(3, 0, 4, 6, 0)), icc_reg::PMR);
     EXPECT_EQ(icc_decode(PMT_SYSREG(3, 0, 9, 12, 0)), icc_reg::none); // PMCR_EL0
     EXPECT_STREQ(icc_name(icc_reg::EOIR1), "ICC_EOIR1_EL1");
@@ -401,13 +403,13 @@ struct pmu_source : sc_core::sc_module {
     void run()
     {
         wait(10, sc_core::SC_NS);
-        pmuirq->set_level(true);
+        pmuirq->set_level(true, sc_core::SC_ZERO_TIME);
     }
 };
 
 struct irq_time : level_if {
     sc_core::sc_time when;
-    void set_level(bool l) override
+    void set_level(bool l, const sc_core::sc_time &) override
     {
         if (l)
             when = sc_core::sc_time_stamp();

@@ -22,7 +22,7 @@ namespace virt = pmtrace::platform::virt;
 struct line_probe : level_if {
     std::vector<bool> levels;
     bool level = false;
-    void set_level(bool l) override
+    void set_level(bool l, const sc_core::sc_time &) override
     {
         levels.push_back(l);
         level = l;
@@ -130,7 +130,7 @@ TEST_F(GicSpi, ADeviceLineReachesIar1AndTheIrqOutput)
 {
     linux_init(0);
     enable_spi(uart);
-    gic.spi(uart).set_level(true);
+    gic.spi(uart).set_level(true, sc_core::SC_ZERO_TIME);
     EXPECT_TRUE(irq0.level);
     EXPECT_FALSE(irq1.level); // routed to PE 0
     EXPECT_EQ(rd(gicd + ISPENDR + 4), 1u << 1);
@@ -143,7 +143,7 @@ TEST_F(GicSpi, ADeviceLineReachesIar1AndTheIrqOutput)
     gic.cpu(0).eoir1(uart);
     EXPECT_TRUE(irq0.level);
     EXPECT_EQ(gic.cpu(0).iar1(), uart);
-    gic.spi(uart).set_level(false);
+    gic.spi(uart).set_level(false, sc_core::SC_ZERO_TIME);
     gic.cpu(0).eoir1(uart);
     EXPECT_FALSE(irq0.level);
     EXPECT_EQ(gic.cpu(0).iar1(), gic_no_interrupt);
@@ -160,28 +160,28 @@ TEST_F(GicSpi, PriorityOrdersAnSpiAgainstAPpi)
     enable_spi(uart);
     ASSERT_TRUE(cpu_bus.wr(sgi_base(0) + 0x100, 1u << virt::pmu_intid));
     set_priority(uart, 0x80);
-    gic.pmuirq(0).set_level(true);
-    gic.spi(uart).set_level(true);
+    gic.pmuirq(0).set_level(true, sc_core::SC_ZERO_TIME);
+    gic.spi(uart).set_level(true, sc_core::SC_ZERO_TIME);
     EXPECT_EQ(gic.cpu(0).hppir1(), uart);
     EXPECT_EQ(gic.cpu(0).iar1(), uart); // 0x80 before the PMU's 0xa0
     EXPECT_FALSE(irq0.level);           // 0xa0 does not preempt 0x80
-    gic.spi(uart).set_level(false);
+    gic.spi(uart).set_level(false, sc_core::SC_ZERO_TIME);
     gic.cpu(0).eoir1(uart);
     EXPECT_EQ(gic.cpu(0).iar1(), virt::pmu_intid);
     EXPECT_EQ(gic.cpu(0).rpr(), 0xa0u);
-    gic.spi(uart).set_level(true); // 0x80 preempts the running 0xa0
+    gic.spi(uart).set_level(true, sc_core::SC_ZERO_TIME); // 0x80 preempts the running 0xa0
     EXPECT_TRUE(irq0.level);
     EXPECT_EQ(gic.cpu(0).iar1(), uart);
     EXPECT_EQ(gic.cpu(0).rpr(), 0x80u);
-    gic.spi(uart).set_level(false);
+    gic.spi(uart).set_level(false, sc_core::SC_ZERO_TIME);
     gic.cpu(0).eoir1(uart);
     gic.cpu(0).eoir1(virt::pmu_intid);
 
     set_priority(uart, 0xa0); // equal priorities: the lower INTID first
-    gic.spi(uart).set_level(true);
+    gic.spi(uart).set_level(true, sc_core::SC_ZERO_TIME);
     EXPECT_EQ(gic.cpu(0).iar1(), virt::pmu_intid);
     set_priority(uart, 0xc0);
-    gic.pmuirq(0).set_level(false);
+    gic.pmuirq(0).set_level(false, sc_core::SC_ZERO_TIME);
     gic.cpu(0).eoir1(virt::pmu_intid);
     EXPECT_EQ(gic.cpu(0).iar1(), uart);
 }
@@ -191,16 +191,16 @@ TEST_F(GicSpi, EdgeTriggeredSpiLatchesARisingEdge)
     linux_init(0);
     enable_spi(40);
     ASSERT_TRUE(cpu_bus.wr(gicd + ICFGR + 8, 2u << 16)); // INTID 40: Int_config[1]
-    gic.spi(40).set_level(true);
-    gic.spi(40).set_level(false);
+    gic.spi(40).set_level(true, sc_core::SC_ZERO_TIME);
+    gic.spi(40).set_level(false, sc_core::SC_ZERO_TIME);
     EXPECT_TRUE(irq0.level); // latched
     EXPECT_EQ(gic.cpu(0).iar1(), 40u);
     EXPECT_EQ(rd(gicd + ISPENDR + 4), 0u);
     gic.cpu(0).eoir1(40);
     EXPECT_FALSE(irq0.level);
-    gic.spi(40).set_level(true);
+    gic.spi(40).set_level(true, sc_core::SC_ZERO_TIME);
     EXPECT_TRUE(irq0.level);
-    gic.spi(40).set_level(true); // no edge: still one
+    gic.spi(40).set_level(true, sc_core::SC_ZERO_TIME); // no edge: still one
     EXPECT_EQ(gic.cpu(0).iar1(), 40u);
     gic.cpu(0).eoir1(40);
     EXPECT_FALSE(irq0.level);
@@ -217,7 +217,7 @@ TEST_F(GicSpi, SoftwarePendingIsALatchTheLineDoesNotNeed)
     EXPECT_EQ(gic.cpu(0).iar1(), 50u);
     gic.cpu(0).eoir1(50);
     EXPECT_FALSE(irq0.level);
-    gic.spi(50).set_level(true);
+    gic.spi(50).set_level(true, sc_core::SC_ZERO_TIME);
     ASSERT_TRUE(cpu_bus.wr(gicd + ICPENDR + 4, 1u << (50 - 32)));
     EXPECT_TRUE(irq0.level);
     EXPECT_EQ(rd(gicd + ISPENDR + 4), 1u << (50 - 32));
@@ -230,7 +230,7 @@ TEST_F(GicSpi, IrouterChoosesThePe)
     linux_init(0);
     linux_init(1);
     enable_spi(uart);
-    gic.spi(uart).set_level(true);
+    gic.spi(uart).set_level(true, sc_core::SC_ZERO_TIME);
     EXPECT_TRUE(irq0.level);
     route(uart, 1);
     EXPECT_FALSE(irq0.level);
@@ -256,7 +256,7 @@ TEST_F(GicSpi, TheDistributorsGroupEnablesGateSpis)
 {
     linux_init(0);
     enable_spi(uart);
-    gic.spi(uart).set_level(true);
+    gic.spi(uart).set_level(true, sc_core::SC_ZERO_TIME);
     EXPECT_TRUE(irq0.level);
     ASSERT_TRUE(cpu_bus.wr(gicd + CTLR, 0x1)); // EnableGrp1 = 0
     EXPECT_FALSE(irq0.level);
@@ -273,7 +273,7 @@ TEST_F(GicSpi, AGroup0SpiIsAFiq)
     enable_spi(uart);
     ASSERT_TRUE(cpu_bus.wr(gicd + IGROUPR + 4, ~(1u << 1)));
     ASSERT_TRUE(gic.cpu(0).write(icc_reg::IGRPEN0, 1));
-    gic.spi(uart).set_level(true);
+    gic.spi(uart).set_level(true, sc_core::SC_ZERO_TIME);
     EXPECT_TRUE(fiq0.level);
     EXPECT_FALSE(irq0.level);
     EXPECT_EQ(gic.cpu(0).iar1(), gic_no_interrupt);
@@ -305,7 +305,7 @@ TEST_F(GicSpi, ALineOfNoSpiGoesNowhere)
     level_if *line = nullptr;
     EXPECT_NONFATAL_FAILURE(line = &gic.spi(288), "no SPI 288 (SPIs are INTIDs 32..287)");
     EXPECT_NONFATAL_FAILURE(line = &gic.spi(23), "no SPI 23");
-    line->set_level(true);
+    line->set_level(true, sc_core::SC_ZERO_TIME);
     EXPECT_FALSE(irq0.level);
     EXPECT_EQ(gic.cpu(0).hppir1(), gic_no_interrupt);
 }

@@ -61,7 +61,10 @@ const timer_pe_state el2_off{};
 // Records every level a line delivers, with the time.
 struct level_sink : level_if {
     std::vector<std::pair<sc_time, bool>> edges;
-    void set_level(bool level) override { edges.emplace_back(sc_core::sc_time_stamp(), level); }
+    void set_level(bool level, const sc_time &) override
+    {
+        edges.emplace_back(sc_core::sc_time_stamp(), level);
+    }
 };
 using edge = std::pair<sc_time, bool>;
 using edge_list = std::vector<edge>;

@@ -257,13 +257,20 @@ class pe_model : public sc_core::sc_module,
 
     void start_of_simulation() override;
     void end_of_simulation() override;
-    // Counts the cycles up to sc_time_stamp() + offset: every call starts with this.
+    // Counts the cycles up to sc_time_stamp() + offset: every call starts with this. The outputs
+    // the call changes change at that time, the caller's (output_offset). A call past the
+    // overflow event's time counts the cycles up to it first (count_to_overflow).
     void advance(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME)
     {
-        uint64_t n = clock_.advance_to(simcontext_->time_stamp() + offset);
+        const sc_core::sc_time at = simcontext_->time_stamp() + offset;
+        if (at > overflow_time_)
+            count_to_overflow();
+        call_offset_ = offset;
+        uint64_t n = clock_.advance_to(at);
         if (n)
             pmt_pmu_count(pe_, PMT_EV_CPU_CYCLES, n);
     }
+    void count_to_overflow();
     // After any call that may change what overflows when: re-arms the overflow event.
     void rearm()
     {
@@ -316,13 +323,20 @@ class pe_model : public sc_core::sc_module,
     void run_deferred();
     void perform(int what, const uint8_t *data, size_t n, const sc_core::sc_time &offset);
 
+    // The offset of the call in progress (advance): the time, from sc_time_stamp(), at which the
+    // outputs it changes change. The caller's time even when the model's clock is later (a
+    // call behind another initiator's: docs/systemc.md, "Time").
+    const sc_core::sc_time &output_offset() const { return call_offset_; }
+
     pe_model_config config_;
     sc_core::sc_simcontext *simcontext_; // sc_time_stamp() without a call into the library
+    sc_core::sc_time call_offset_;
     pmt_pe *pe_ = nullptr;
     cycle_clock clock_;
     sc_core::sc_event overflow_event_;
-    uint64_t overflow_due_ = cycle_clock::never; // the cycle the event is armed for
-    std::vector<unsigned char> saved_;           // transport_dbg's save area
+    uint64_t overflow_due_ = cycle_clock::never;              // the cycle the event is armed for
+    sc_core::sc_time overflow_time_ = sc_core::sc_max_time(); // when it ends (max: never)
+    std::vector<unsigned char> saved_;                        // transport_dbg's save area
     source_function pc_source_;
     // trace_counters: the values traced, by counter id (31: PMCCNTR, 32: PMICNTR).
     std::array<uint64_t, 33> traced_counters_{};

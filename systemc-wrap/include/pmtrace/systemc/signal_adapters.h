@@ -9,10 +9,12 @@
 // writer: it implements the output's interface, remembers what it was told, and its own method
 // writes the signal in the next delta cycle of the same time step.
 //
-// Time: the signal changes at the SystemC time of the call. A temporally decoupled caller (a CPU
-// ahead of SystemC time by its local offset) makes the change at its last synchronisation point;
-// where that matters, let the CPU synchronise before calls that change an output, or connect the
-// output's interface directly, which the adapters are not needed for.
+// Time: the signal changes at the SystemC time of the call; the call's offset (the time of the
+// change, outputs.h) is not waited for, so a temporally decoupled caller (a CPU ahead of SystemC
+// time by its local offset) makes the change at its last synchronisation point. Where that
+// matters, let the CPU synchronise before calls that change an output, or connect the output's
+// interface directly, which the adapters are not needed for (the offset is then the target's to
+// use). The outputs' own views (outputs.h) show each change at its time.
 #ifndef PMTRACE_SYSTEMC_SIGNAL_ADAPTERS_H
 #define PMTRACE_SYSTEMC_SIGNAL_ADAPTERS_H
 
@@ -33,7 +35,7 @@ class level_signal_adapter : public sc_core::sc_module, public level_if
     sc_core::sc_out<bool> out;
 
     explicit level_signal_adapter(const sc_core::sc_module_name &name);
-    void set_level(bool level) override;
+    void set_level(bool level, const sc_core::sc_time &offset) override;
     bool level() const { return level_; }
 
   private:
@@ -53,8 +55,8 @@ class event_pulse_adapter : public sc_core::sc_module, public event_if, public c
 
     // `width` must be more than zero (a zero width is taken as 1 ps).
     event_pulse_adapter(const sc_core::sc_module_name &name, const sc_core::sc_time &width);
-    void notify_event() override;
-    void trigger_event(unsigned trigger) override;
+    void notify_event(const sc_core::sc_time &offset) override;
+    void trigger_event(unsigned trigger, const sc_core::sc_time &offset) override;
     uint64_t count() const { return count_; }
     unsigned last_trigger() const { return last_trigger_; }
 

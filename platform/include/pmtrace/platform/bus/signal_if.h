@@ -23,17 +23,19 @@ namespace pmtrace::platform
 {
 
 template <class IF> using optional_port = sc_core::sc_port<IF, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
-using view_signal = sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS>;
+using view_signal = pmtrace::signal_view;
 
 // A level output: calls the bound target (if any) when the level changes, and keeps an
-// sc_signal view for waveforms (connect to the port, never to the view).
+// sc_signal view for waveforms (connect to the port, never to the view). A change is at
+// sc_time_stamp() + offset (the time of the call that made it, outputs.h): the target is told
+// the offset, the view changes at that time.
 class level_out : public optional_port<level_if>
 {
   public:
     explicit level_out(const char *name);
-    void write(bool level);
+    void write(bool level, const sc_core::sc_time &offset);
     bool read() const { return level_; }
-    const view_signal &view() const { return view_; }
+    const view_signal &view() const { return view_.signal(); }
 
   protected:
     // A level that rose during elaboration reaches the target when simulation starts.
@@ -41,7 +43,7 @@ class level_out : public optional_port<level_if>
 
   private:
     bool level_ = false;
-    view_signal view_;
+    pmtrace::timed_view<bool> view_;
 };
 
 // A trigger event output for trigger number `trigger`: one call per event. The view toggles
@@ -51,14 +53,15 @@ class trigger_out : public optional_port<cti_trigger_if>
   public:
     explicit trigger_out(const char *name, unsigned trigger = 0);
     void set_trigger(unsigned trigger) { trigger_ = trigger; }
-    void notify();
+    // An event at sc_time_stamp() + offset.
+    void notify(const sc_core::sc_time &offset);
     uint64_t count() const { return count_; }
-    const view_signal &view() const { return view_; }
+    const view_signal &view() const { return view_.signal(); }
 
   private:
     unsigned trigger_;
     uint64_t count_ = 0;
-    view_signal view_;
+    pmtrace::timed_view<bool> view_;
 };
 
 } // namespace pmtrace::platform

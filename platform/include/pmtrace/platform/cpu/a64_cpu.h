@@ -225,10 +225,11 @@ class a64_cpu : public sc_core::sc_module,
     using irq_observer = std::function<void(uint64_t preferred_return, unsigned from_el)>;
     void set_irq_observer(irq_observer observer) { irq_observer_ = std::move(observer); }
 
-    // level_if: the GIC's IRQ output.
-    void set_level(bool level) override;
-    // event_if: an SError.
-    void notify_event() override;
+    // level_if: the GIC's IRQ output. The CPU takes the level at its next instruction boundary
+    // whatever the offset (the time the GIC's output changed, which its view shows).
+    void set_level(bool level, const sc_core::sc_time &offset) override;
+    // event_if: an SError, taken likewise.
+    void notify_event(const sc_core::sc_time &offset) override;
 
   private:
     // a64_engine_client

@@ -135,10 +135,11 @@ class cpu : public sc_core::sc_module, public level_if, public event_if
     sc_core::sc_time local_time() const { return qk_.get_current_time(); }
     bool irq_level() const { return irq_level_; }
 
-    // level_if: the GIC's IRQ output.
-    void set_level(bool level) override;
-    // event_if: an SError.
-    void notify_event() override;
+    // level_if: the GIC's IRQ output, taken at the CPU's next step whatever the offset (the time
+    // the GIC's output changed, which its view shows).
+    void set_level(bool level, const sc_core::sc_time &offset) override;
+    // event_if: an SError, taken likewise.
+    void notify_event(const sc_core::sc_time &offset) override;
 
     // The HAL calls (sw/hal/hal.h).
     hal_status sysreg_read(hal_sysreg reg, uint64_t &value);

@@ -113,6 +113,7 @@ class uart_pl011 : public sc_core::sc_module, public register_frame
     uint32_t ris_ = 0;         // UARTRIS
     uint32_t regs_[16] = {};   // control registers by table row
     sc_core::sc_event poll_event_, timeout_event_;
+    sc_core::sc_time access_offset_ = sc_core::SC_ZERO_TIME; // of the access in progress
 };
 
 } // namespace pmtrace::platform

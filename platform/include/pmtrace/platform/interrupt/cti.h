@@ -1,8 +1,10 @@
 // cti.h - the PE's Cross-Trigger Interface (Arm ARM H5, registers H9.5), CTIv2.
 //
-// Input triggers arrive as calls: trigger_event(n) is one trigger event (the PE's CTI trigger
-// ports bind to the CTI itself, a cti_trigger_if), set_trigger_level(n, level) a multicycle
-// input trigger (H5.2.1.1), observable in CTITRIGINSTATUS. CTIINEN<n> maps input trigger n to
+// Input triggers arrive as calls: trigger_event(n, offset) is one trigger event (the PE's CTI
+// trigger ports bind to the CTI itself, a cti_trigger_if), set_trigger_level(n, level, offset) a
+// multicycle input trigger (H5.2.1.1), observable in CTITRIGINSTATUS. The outputs an input or a
+// register write changes change at the time of that call: sc_time_stamp() + offset, or + the
+// b_transport's delay (signal_if.h). CTIINEN<n> maps input trigger n to
 // channels, CTIAPPSET/CLEAR/PULSE act on channels directly, CTIOUTEN<n> maps channels to output
 // trigger n. Output trigger n has two ports: out_event[n] (one trigger_event(n) call per
 // output trigger event; for self-acknowledging triggers such as the trace unit inputs 4-7) and
@@ -68,10 +70,10 @@ class cti : public sc_core::sc_module, public cti_trigger_if, public register_fr
 
     cti(const sc_core::sc_module_name &name, const cti_config &config = cti_config());
 
-    // An input trigger event (a single event: no multicycle state).
-    void trigger_event(unsigned trigger) override;
-    // A multicycle input trigger: asserted while level is high.
-    void set_trigger_level(unsigned trigger, bool level);
+    // An input trigger event (a single event: no multicycle state) at sc_time_stamp() + offset.
+    void trigger_event(unsigned trigger, const sc_core::sc_time &offset) override;
+    // A multicycle input trigger: asserted while level is high, from sc_time_stamp() + offset.
+    void set_trigger_level(unsigned trigger, bool level, const sc_core::sc_time &offset);
 
     uint32_t trigger_out_status() const; // CTITRIGOUTSTATUS
     uint32_t channel_out_status() const; // CTICHOUTSTATUS
@@ -100,10 +102,11 @@ class cti : public sc_core::sc_module, public cti_trigger_if, public register_fr
     // Multicycle channel state: application triggers and asserted level inputs, mapped.
     uint32_t active_channels() const;
     // Channel events on `channels`: output trigger events and output channel events.
-    void channel_event(uint32_t channels);
-    void update_levels();
+    void channel_event(uint32_t channels, const sc_core::sc_time &offset);
+    void update_levels(const sc_core::sc_time &offset);
 
     cti_config config_;
+    sc_core::sc_time access_offset_; // the delay of the b_transport being performed
     uint32_t control_ = 0;
     uint32_t appset_ = 0;
     uint32_t gate_ = 0;

@@ -8,7 +8,9 @@
 // num_spis), which a device's interrupt port binds to. Outputs: irq[cpu] and fiq[cpu] (Group 1 and
 // Group 0 interrupts signalled to the PE), each a port that calls its target when the level
 // changes, with an sc_signal view. The CPU interface: cpu(n).iar1(), cpu(n).eoir1(v), ... or by
-// encoding. Everything takes effect at once, in the call that changes it.
+// encoding. Everything takes effect at once, in the call that changes it; an output changes at
+// the time of that call (a PPI's or SPI's offset, a frame access's b_transport delay, a CPU
+// interface access's offset), which its target is told and its view shows (signal_if.h).
 #ifndef PMTRACE_PLATFORM_GIC_H
 #define PMTRACE_PLATFORM_GIC_H
 
@@ -83,6 +85,7 @@ class gicv3 : public sc_core::sc_module
     gic_redistributor *frame(tlm::tlm_generic_payload &tx, uint64_t &offset);
 
     gic_config config_;
+    sc_core::sc_time access_offset_; // of the access in progress (gic_access_scope)
     std::unique_ptr<gic_distributor> gicd_;
     std::vector<std::unique_ptr<gic_redistributor>> rds_;
     std::vector<std::unique_ptr<gic_cpu_interface>> cpus_;

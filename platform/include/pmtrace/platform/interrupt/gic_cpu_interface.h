@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <systemc>
 #include <vector>
 
 namespace pmtrace::platform
@@ -21,6 +22,25 @@ namespace pmtrace::platform
 
 class gic_distributor;
 class gic_redistributor;
+
+// The time of the access a GIC is performing, as an offset from sc_time_stamp(): the outputs the
+// access changes change at that time. Set for the duration of an access, then restored.
+class gic_access_scope
+{
+  public:
+    gic_access_scope(sc_core::sc_time &current, const sc_core::sc_time &offset)
+        : current_(current), saved_(current)
+    {
+        current_ = offset;
+    }
+    ~gic_access_scope() { current_ = saved_; }
+    gic_access_scope(const gic_access_scope &) = delete;
+    gic_access_scope &operator=(const gic_access_scope &) = delete;
+
+  private:
+    sc_core::sc_time &current_;
+    sc_core::sc_time saved_;
+};
 
 // ICC_CTLR_EL1 bits.
 constexpr uint64_t icc_ctlr_cbpr = 1u << 0;
@@ -56,10 +76,11 @@ class gic_cpu_interface
 {
   public:
     // sgi(target_mask, intid): an SGI for the PEs of target_mask (bit n = PE n). changed: called
-    // after a write that can change the outputs.
+    // after a write that can change the outputs. access_offset: the GIC's offset of the access
+    // in progress (gic_access_scope), which an access by encoding sets.
     gic_cpu_interface(const std::string &log_name, unsigned cpu, gic_redistributor &redistributor,
                       gic_distributor &distributor, std::function<void(uint32_t, unsigned)> sgi,
-                      std::function<void()> changed);
+                      std::function<void()> changed, sc_core::sc_time &access_offset);
 
     // By name. Group 1 (IRQ) and Group 0 (FIQ).
     unsigned iar1() { return acknowledge(1); }
@@ -74,10 +95,12 @@ class gic_cpu_interface
     void set_pmr(uint64_t v);
     void sgi1r(uint64_t v);
 
-    // By encoding: true when the register exists and the access is allowed (a read of a
-    // write-only register or a write of a read-only one is false: UNDEFINED).
-    bool read(pmt_sysreg encoding, uint64_t &value);
-    bool write(pmt_sysreg encoding, uint64_t value);
+    // By encoding, as a CPU model accesses them, at sc_time_stamp() + offset (its local time
+    // offset: the GIC's outputs the access changes change then): true when the register exists
+    // and the access is allowed (a read of a write-only register or a write of a read-only one
+    // is false: UNDEFINED). By name or icc_reg: at sc_time_stamp().
+    bool read(pmt_sysreg encoding, uint64_t &value, const sc_core::sc_time &offset);
+    bool write(pmt_sysreg encoding, uint64_t value, const sc_core::sc_time &offset);
     bool read(icc_reg reg, uint64_t &value);
     bool write(icc_reg reg, uint64_t value);
 
@@ -114,6 +137,7 @@ class gic_cpu_interface
     gic_distributor &gicd_;
     std::function<void(uint32_t, unsigned)> sgi_;
     std::function<void()> changed_;
+    sc_core::sc_time &access_offset_;
 
     uint8_t pmr_ = 0; // masks everything until software writes it
     unsigned bpr0_ = 2, bpr1_ = 3;
