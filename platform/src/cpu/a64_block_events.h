@@ -53,10 +53,14 @@ static_assert(sizeof(block_events) / sizeof(block_events[0]) == a64_cpu::num_blo
               "a64_cpu::num_block_events is the size of the table");
 static_assert(block_events[not_taken_lane].event == PMT_EV_PC_WRITE_RETIRED, "its lane");
 
-// How many of event k's classes instruction class `c` has.
+// How many of event k's classes instruction class `c` has (a loop over the bits: 0, 1 or 2 of
+// them; __builtin_popcount is a call into libgcc without a popcount instruction in the target).
 inline uint32_t occurrences(unsigned k, uint32_t c)
 {
-    return static_cast<uint32_t>(__builtin_popcount(c & block_events[k].classes));
+    uint32_t n = 0;
+    for (uint32_t x = c & block_events[k].classes; x; x &= x - 1)
+        n++;
+    return n;
 }
 
 // The most any instruction adds to one block event (an atomic that reads and writes: two

@@ -176,6 +176,11 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
     // The Generic Timer (CNT*), then the PE model: PMU, TRBE, trace filter, MDCR_ELx, PMECR ...
     // (NOT_MINE for the rest).
     bool cnt = timer_ && cnt_decode(enc) != cnt_reg::none;
+    // An encoding the PE model answered NOT_MINE for is the engine's (its decoding is fixed by
+    // its configuration): Linux reads SP_EL0, TPIDR_EL1, ... all the time.
+    const size_t index = sysreg_index(a);
+    if (!cnt && (not_mine_[index / 64] >> (index % 64) & 1))
+        return a64_sysreg_action::engine;
     settle();
     pmt_access r;
     if (cnt) {
@@ -198,7 +203,10 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
             update_trace_listeners(a.pc + 4);
     }
     switch (r) {
-    case PMT_ACCESS_NOT_MINE: return a64_sysreg_action::engine;
+    case PMT_ACCESS_NOT_MINE:
+        if (!cnt)
+            not_mine_[index / 64] |= uint64_t{1} << (index % 64);
+        return a64_sysreg_action::engine;
     case PMT_ACCESS_OK:
         stats_.sysreg_accesses++;
         // A write can change what overflows when (the budget) or raise an interrupt.

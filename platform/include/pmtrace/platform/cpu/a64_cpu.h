@@ -340,6 +340,13 @@ class a64_cpu : public sc_core::sc_module,
     a64_sysreg_action model_sysreg(const a64_sysreg_access &a, uint64_t &value);
     uint32_t sysreg_iss(const a64_sysreg_access &a) const;
     bool dc_zva_faults(uint64_t xt);
+    // Encodings (op0:op1:CRn:CRm:op2, 16 bits) the PE model answered PMT_ACCESS_NOT_MINE for.
+    static size_t sysreg_index(const a64_sysreg_access &a)
+    {
+        return size_t{a.op0} << 14 | size_t{a.op1} << 11 | size_t{a.crn} << 7 | size_t{a.crm} << 3 |
+               a.op2;
+    }
+    std::array<uint64_t, 65536 / 64> not_mine_{};
 
     unsigned current_el();
     pmt_pe_state pe_state_for(unsigned el);
