@@ -45,7 +45,8 @@ uint32_t a64_classify(uint32_t insn)
     if (bits(insn, 30, 26) == 0b00101) // B, BL
         return A64_BRANCH | A64_BR_IMMED;
     if (bits(insn, 31, 24) == 0b01010100) // B.cond, BC.cond (AL and NV: always taken)
-        return A64_BRANCH | A64_BR_IMMED | (bits(insn, 3, 1) == 0b111 ? 0 : A64_CONDITIONAL);
+        return A64_BRANCH | A64_BR_IMMED |
+               (bits(insn, 3, 1) == 0b111 ? 0u : uint32_t{A64_CONDITIONAL});
     if (bits(insn, 30, 25) == 0b011010 || bits(insn, 30, 25) == 0b011011) // CBZ, TBZ
         return A64_BRANCH | A64_BR_IMMED | A64_CONDITIONAL;
     if (bits(insn, 31, 24) == 0b11010100) { // SVC, HVC, SMC, BRK, HLT
