@@ -7,8 +7,10 @@
   linux_guest.py kernel             print the path of the cached kernel Image
   linux_guest.py initramfs OUT COMMANDS [--file SRC=DEST]...
                                     write a newc cpio initramfs to OUT: busybox, perf and its
-                                    libraries, an /init that mounts proc, sys and dev, runs the
-                                    shell script COMMANDS and powers off, and each extra file
+                                    libraries, the kernel's CoreSight modules and configfs (in
+                                    /lib/modules/VERSION, for insmod),
+                                    an /init that mounts proc, sys and dev, runs the shell
+                                    script COMMANDS and powers off, and each extra file
 
 The cache is $PMTRACE_CACHE, else $XDG_CACHE_HOME/pmtrace, else ~/.cache/pmtrace; nothing goes
 into the repository. Exit status: 0 done, 2 bad use, 3 the packages cannot be had (the message
@@ -25,6 +27,13 @@ TRIPLET = "aarch64-linux-gnu"
 PERF_PACKAGE = "linux-perf"
 BUSYBOX_PACKAGE = "busybox-static"
 KERNEL_META = "linux-image-arm64"
+# What a cache holds (the first line of its stamp): fetched again when this changes.
+STAMP = "linux_guest 3: Image, CoreSight modules, busybox-static, linux-perf"
+# The kernel's modules the guest gets: CoreSight (the ETE and TRBE drivers, issue 29) and
+# configfs, which coresight.ko needs. The package has no modules.dep (depmod makes it when it is
+# installed): insmod them in order (configfs, coresight, coresight-etm4x, coresight-trbe).
+MODULES = ["./lib/modules/*/kernel/drivers/hwtracing/coresight/*",
+           "./lib/modules/*/kernel/fs/configfs/*"]
 
 
 def cache_dir():
@@ -74,12 +83,23 @@ def ensure_arm64():
         unavailable(f"adding the {ARCH} architecture: {e.stderr.strip()}")
 
 
+def fetched():
+    """Whether the cache holds a whole fetch of this version (its stamp is written last)."""
+    try:
+        with open(os.path.join(cache_dir(), "fetched")) as f:
+            return f.readline().strip() == STAMP
+    except OSError:
+        return False
+
+
 def fetch():
     cache = cache_dir()
     stamp = os.path.join(cache, "fetched")
-    if os.path.isfile(stamp) and os.path.isfile(os.path.join(cache, "Image")):
+    if fetched():
         print(os.path.join(cache, "Image"))  # fetched before (remove the cache to renew it)
         return
+    if os.path.exists(stamp):
+        os.remove(stamp)
     ensure_arm64()
     debs = os.path.join(cache, "debs")
     os.makedirs(debs, exist_ok=True)
@@ -103,33 +123,40 @@ def fetch():
                            cwd=debs, check=True, capture_output=True, text=True)
         except subprocess.CalledProcessError as e:
             unavailable(f"apt-get download: {e.stderr.strip()}")
-    root = os.path.join(cache, "root")
+    # Extracted beside the last fetch, which it replaces at the end.
+    final_root = os.path.join(cache, "root")
+    root = final_root + ".new"
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(root)
     for p in packages:
         deb = [f for f in os.listdir(debs) if f.startswith(p + "_") and f.endswith(".deb")]
         path = os.path.join(debs, sorted(deb)[-1])
         if p in kernel:
-            # Only the Image: the modules are not needed and are most of the package.
+            # The Image and the CoreSight modules: the other modules are most of the package.
             tar = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", path], stdout=subprocess.PIPE)
-            subprocess.run(["tar", "-x", "-C", root, "--wildcards", "./boot/vmlinuz-*"],
-                           stdin=tar.stdout, check=True)
-            tar.wait()
+            untar = subprocess.run(["tar", "-x", "-C", root, "--wildcards", "./boot/vmlinuz-*"] +
+                                   MODULES, stdin=tar.stdout, capture_output=True, text=True)
+            if tar.wait() != 0 or untar.returncode != 0:
+                unavailable(f"extracting {os.path.basename(path)}: {untar.stderr.strip()}")
         else:
-            run(["dpkg-deb", "-x", path, root])
+            try:
+                run(["dpkg-deb", "-x", path, root])
+            except subprocess.CalledProcessError as e:
+                unavailable(f"extracting {os.path.basename(path)}: {e.stderr.strip()}")
     boot = os.path.join(root, "boot")
     images = sorted(f for f in os.listdir(boot) if f.startswith("vmlinuz-"))
-    shutil.copyfile(os.path.join(boot, images[-1]), os.path.join(cache, "Image"))
+    shutil.rmtree(final_root, ignore_errors=True)
+    os.rename(root, final_root)
+    shutil.copyfile(os.path.join(final_root, "boot", images[-1]), os.path.join(cache, "Image"))
     with open(stamp, "w") as f:
-        f.write("\n".join(sorted(os.listdir(debs))) + "\n")
+        f.write(STAMP + "\n" + "\n".join(sorted(os.listdir(debs))) + "\n")
     print(os.path.join(cache, "Image"))
 
 
 def kernel_path():
-    path = os.path.join(cache_dir(), "Image")
-    if not os.path.isfile(path):
-        unavailable(f"no kernel in {cache_dir()}: run `{sys.argv[0]} fetch`")
-    return path
+    if not fetched():
+        unavailable(f"nothing fetched in {cache_dir()}: run `{sys.argv[0]} fetch`")
+    return os.path.join(cache_dir(), "Image")
 
 
 def needed(path):
@@ -183,7 +210,7 @@ poweroff -f
 
 def initramfs(out, commands, extra):
     root = os.path.join(cache_dir(), "root")
-    if not os.path.isdir(root):
+    if not fetched():
         unavailable(f"nothing fetched in {cache_dir()}: run `{sys.argv[0]} fetch`")
     # bookworm's linux-perf installs perf itself; older ones a perf_<version> behind a script.
     bindir = os.path.join(root, "usr/bin")
@@ -212,6 +239,13 @@ def initramfs(out, commands, extra):
                 unavailable(f"{lib} (needed by perf) is in no fetched package")
     loader = f"lib/ld-linux-aarch64.so.1"
     files[loader] = os.path.realpath(os.path.join(root, f"lib/{TRIPLET}/ld-linux-aarch64.so.1"))
+    # The kernel's modules the cache holds (MODULES), where the kernel keeps them.
+    modroot = os.path.join(root, "lib/modules")
+    for dirpath, _, names in os.walk(modroot):
+        for n in names:
+            if n.endswith(".ko"):
+                path = os.path.join(dirpath, n)
+                files[os.path.relpath(path, root)] = path
     for spec in extra:
         src, _, dest = spec.partition("=")
         files[dest.lstrip("/")] = src
