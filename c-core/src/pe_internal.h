@@ -108,6 +108,15 @@ struct pmt_ete_trace {
     bool flush_requested;  /* the Trace Buffer Unit asked for a flush during the unit's output */
     uint16_t buffered;     /* bytes in the trace unit buffer (pmt_ete_config.unit_buffer) */
     uint8_t buffer[PMT_ETE_UNIT_BUFFER_MAX];
+    /* Cycle counting (TRCCONFIGR.CCI), in cycles of the PE's clock (pmt_ete_callbacks.cycles):
+     * the cycle counter is cc_commit - cc_ref at the most recent Commit element. */
+    uint64_t cc_ref;     /* where the counter counts from: the commit of the last Cycle Count
+                            element (RBMVKB), or the enable */
+    uint64_t cc_commit;  /* the most recent Commit element: a traced P0 element's cycle */
+    uint64_t cc_last;    /* the time of the last report (the cycle its last instruction ended) */
+    uint64_t exc_cycles; /* the pending exception's: when it was taken */
+    bool cc_known;       /* a Cycle Count element since the enable: before it the count is
+                            UNKNOWN (RYFMWB) */
 };
 
 /* The architectural state: plain data, saved and restored field by field as pe/state.c
@@ -195,7 +204,7 @@ struct pmt_pe {
     pmt_ete_callbacks ete_cb;
     pmt_ete_stats ete_stats;
     bool ete_in_output;
-    bool ete_ts_warned;
+    bool ete_ts_warned, ete_cycles_warned;
     /* The trace unit's filter decisions at the current PE state and programming (ete_filter.c),
      * valid until ete_filter_changed(). */
     struct ete_filter_cache ete_filter;

@@ -1,6 +1,6 @@
-// pe_model_ete.cpp - the trace unit's reports (ete_report_if) and its timestamps: the core's
-// pmt_ete_report_* at the caller's local time; the trace they generate goes to the Trace Buffer
-// Unit inside the core, which writes it through the trace bus (pe_model_trbe.cpp).
+// pe_model_ete.cpp - the trace unit's reports (ete_report_if), its timestamps and its cycles:
+// the core's pmt_ete_report_* at the caller's local time; the trace they generate goes to the
+// Trace Buffer Unit inside the core, which writes it through the trace bus (pe_model_trbe.cpp).
 #include <pmtrace/systemc/pe_model.h>
 
 namespace pmtrace
@@ -15,6 +15,11 @@ pmt_ete_callbacks pe_model::make_ete_callbacks(pe_model *model)
         ete_timestamp_if *source = pe.timestamps.get_interface(0);
         // The time of the report: the clock was synchronised to it (ete_call).
         return source ? source->timestamp(timebase, pe.clock_.now()) : 0;
+    };
+    // The cycle counter's cycles (TRCCONFIGR.CCI): the PE's clock at the report, the cycles
+    // PMCCNTR_EL0 and CPU_CYCLES count (the clock was synchronised to the report: ete_call).
+    cb.cycles = [](void *user) -> uint64_t {
+        return static_cast<pe_model *>(user)->clock_.cycles();
     };
     return cb;
 }

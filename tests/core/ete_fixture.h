@@ -25,13 +25,8 @@ struct EteRun {
 class EteTest : public PeTest
 {
   protected:
-    // FEAT_ETE with the defaults of pmt_pe_config_default and the cycle counting registers
-    // (TRCIDR0.TRCCCI, TRCCCCTLR: off by default, covered here) (call before make()).
-    void ete_config()
-    {
-        cfg.ete.feat_ete = true;
-        cfg.ete.cycle_counting = true;
-    }
+    // FEAT_ETE with the defaults of pmt_pe_config_default (call before make()).
+    void ete_config() { cfg.ete.feat_ete = true; }
     void make_ete()
     {
         ete_config();

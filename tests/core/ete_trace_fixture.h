@@ -25,6 +25,9 @@ class EteTrace : public TrbeTest
     image img;
     uint64_t ts_value = 0x1234;
     unsigned ts_asked = 0; // timestamp callbacks: each is a question about the time of a report
+    uint64_t clock = 0;    // the PE's cycles now (pmt_ete_callbacks.cycles)
+    unsigned cycles_asked = 0;
+    bool cycle_source = true; // start() connects the cycles callback
 
     void SetUp() override
     {
@@ -54,6 +57,11 @@ class EteTrace : public TrbeTest
             static_cast<EteTrace *>(u)->ts_asked++;
             return static_cast<EteTrace *>(u)->ts_value;
         };
+        if (cycle_source)
+            cb.cycles = [](void *u) {
+                static_cast<EteTrace *>(u)->cycles_asked++;
+                return static_cast<EteTrace *>(u)->clock;
+            };
         ASSERT_EQ(pmt_ete_set_callbacks(pe, &cb), PMT_OK);
         wr_el(2, PMT_REG_TRFCR_EL2, PMT_MASK(TRFCR_EL2, E0HTRE) | PMT_MASK(TRFCR_EL2, E2TRE));
         wr(PMT_REG_TRFCR_EL1, PMT_MASK(TRFCR_EL1, E0TRE) | PMT_MASK(TRFCR_EL1, E1TRE));

@@ -113,13 +113,9 @@ TEST_F(ConfigRange, TraceUnitCountsWithoutFeatEte)
 
 TEST_F(ConfigRange, TraceUnitValuesWithoutTheirFeature)
 {
-    // TRCIDR3.CCITMIN without cycle counting, TRCSYNCPR.PERIOD without a fixed period.
-    expect_refused(
-        [](pmt_pe_config &c) {
-            c.ete.cycle_counting = false;
-            c.ete.ccitmin = 0;
-        },
-        "ete.ccitmin");
+    // TRCIDR3.CCITMIN (cycle counting is always there in ETE: 1..0xFFF, whether FEAT_ETE is
+    // or not), TRCSYNCPR.PERIOD without a fixed period.
+    expect_refused([](pmt_pe_config &c) { c.ete.ccitmin = 0; }, "ete.ccitmin");
     expect_refused([](pmt_pe_config &c) { c.ete.ccitmin = 0x1000; }, "ete.ccitmin");
     expect_refused([](pmt_pe_config &c) { c.ete.cc_size = 9; }, "ete.cc_size");
     expect_refused(

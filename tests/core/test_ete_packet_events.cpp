@@ -256,6 +256,126 @@ TEST(EtePacketCycleCount, CountsDecodeAboveTheThreshold)
     EXPECT_EQ(cc[3].n, 0xFFFFFu);
 }
 
+// RPFZXK: a Cycle Count element of value 0 is an UNKNOWN count: Cycle Count format 1 with U = 1,
+// one byte (TRCIDR0.COMMOPT 1: no commit field), which OpenCSD decodes as a count of 0.
+TEST(EtePacketCycleCount, AnUnknownCountIsOneByteAndDecodesAsZero)
+{
+    pmt_ete_pkt_config c{};
+    c.cci = true;
+    c.cc_threshold = 4;
+    c.cc_size_bits = 12;
+    encoder e(c);
+    const pmt_ete_pkt_context ctx = context(1);
+    ASSERT_EQ(pmt_ete_pkt_start(&e.enc, &e.sink, &ctx, user), PMT_ETE_PKT_OK);
+    const size_t before = e.sink.length;
+    ASSERT_EQ(pmt_ete_pkt_cycle_count(&e.enc, &e.sink, PMT_ETE_PKT_CC_UNKNOWN), PMT_ETE_PKT_OK);
+    ASSERT_EQ(e.sink.length - before, 1u);
+    EXPECT_EQ(e.buffer[before], 0x0F);
+    ASSERT_EQ(pmt_ete_pkt_cycle_count(&e.enc, &e.sink, 0xFFF), PMT_ETE_PKT_OK); // the 12-bit max
+    EXPECT_EQ(pmt_ete_pkt_cycle_count(&e.enc, &e.sink, 0x1000), PMT_ETE_PKT_BAD_ARGUMENT);
+    const decoded d = decode(with_atom(e), loop(), e.config);
+    const auto cc = d.of(kind::cycle_count);
+    ASSERT_EQ(cc.size(), 2u);
+    EXPECT_EQ(cc[0].n, 0u);
+    EXPECT_EQ(cc[1].n, 0xFFFu);
+}
+
+// The Cycle Count element of a P0 element's commit comes right after it: pmt_ete_pkt_atom_cc
+// packs the pending atoms and this one, then the Cycle Count packet, and a periodic
+// synchronization due after them, so a decoder that starts at that A-Sync sees no count of the
+// commits before it. The ranges and the counts decode in that order.
+TEST(EtePacketCycleCount, ACountFollowsItsAtomBeforeThePeriodicSync)
+{
+    pmt_ete_pkt_config c{};
+    c.cci = true;
+    c.cc_threshold = 1;
+    c.cc_size_bits = 20;
+    c.sync_period = 26;
+    encoder e(c);
+    const pmt_ete_pkt_context ctx = context(1);
+    // A-Sync, Trace Info with INFO and CYCT (4 bytes), Trace On, Address with Context: 23 bytes.
+    ASSERT_EQ(pmt_ete_pkt_start(&e.enc, &e.sink, &ctx, user), PMT_ETE_PKT_OK);
+    ASSERT_EQ(e.sink.length, 23u);
+    ASSERT_EQ(pmt_ete_pkt_atom(&e.enc, &e.sink, true, user), PMT_ETE_PKT_OK); // held
+    EXPECT_EQ(e.sink.length, 23u);
+    const size_t before = e.sink.length;
+    ASSERT_EQ(pmt_ete_pkt_atom_cc(&e.enc, &e.sink, true, user, 1000), PMT_ETE_PKT_OK);
+    // Atom format 2 (E E), Cycle Count format 1 (1000 - 1 = 999: 0xE7 0x07), then the sync.
+    ASSERT_GE(e.sink.length - before, 5u);
+    EXPECT_EQ(e.buffer[before], 0xDB);
+    EXPECT_EQ(e.buffer[before + 1], 0x0E);
+    EXPECT_EQ(e.buffer[before + 2], 0xE7);
+    EXPECT_EQ(e.buffer[before + 3], 0x07);
+    EXPECT_EQ(e.buffer[before + 4], 0x00) << "A-Sync after the count";
+    EXPECT_EQ(e.enc.syncs, 2u);
+    ASSERT_EQ(pmt_ete_pkt_atom_cc(&e.enc, &e.sink, true, user, 2), PMT_ETE_PKT_OK);
+    const decoded d = decode(with_atom(e), loop(), e.config);
+    EXPECT_EQ(d.errors, 0u);
+    std::string order;
+    for (const element &x : d.elements)
+        if (x.k == kind::range || x.k == kind::cycle_count)
+            order += x.k == kind::range ? "r" : "c" + std::to_string(x.n);
+    EXPECT_EQ(order, "rrc1000rc2r");
+}
+
+// An Exception element's count follows the Exception packet and its target address (the
+// Exception element is a P0 element); with the vector not traced it ends the trace after them.
+TEST(EtePacketCycleCount, AnExceptionsCountFollowsItsElement)
+{
+    pmt_ete_pkt_config c{};
+    c.cci = true;
+    c.cc_threshold = 4;
+    c.cc_size_bits = 20;
+    encoder e(c);
+    const pmt_ete_pkt_context el0 = context(0), el1 = context(1);
+    ASSERT_EQ(pmt_ete_pkt_start(&e.enc, &e.sink, &el0, user), PMT_ETE_PKT_OK);
+    ASSERT_EQ(pmt_ete_pkt_exception_cc(&e.enc, &e.sink, PMT_ETE_EXC_CALL, user + 12, &el1,
+                                       lower_sync, 25),
+              PMT_ETE_PKT_OK);
+    ASSERT_EQ(pmt_ete_pkt_atom_cc(&e.enc, &e.sink, true, user + 12, 4), PMT_ETE_PKT_OK); // ERET
+    ASSERT_EQ(pmt_ete_pkt_context_change(&e.enc, &e.sink, &el0), PMT_ETE_PKT_OK);
+    ASSERT_EQ(pmt_ete_pkt_address(&e.enc, &e.sink, user + 12), PMT_ETE_PKT_OK);
+    ASSERT_EQ(pmt_ete_pkt_exception_cc(&e.enc, &e.sink, PMT_ETE_EXC_IRQ, user + 16, &el1,
+                                       PMT_ETE_PKT_NO_ADDRESS, PMT_ETE_PKT_CC_UNKNOWN),
+              PMT_ETE_PKT_OK);
+    EXPECT_FALSE(e.enc.on);
+    ASSERT_EQ(pmt_ete_pkt_flush(&e.enc, &e.sink), PMT_ETE_PKT_OK);
+    const decoded d = decode(e.bytes(), svc_program(), e.config);
+    EXPECT_EQ(d.errors, 0u);
+    std::string order;
+    for (const element &x : d.elements)
+        if (x.k == kind::range || x.k == kind::cycle_count || x.k == kind::exception)
+            order += x.k == kind::range       ? "r"
+                     : x.k == kind::exception ? "x"
+                                              : "c" + std::to_string(x.n);
+    EXPECT_EQ(order, "rxc25rc4rxc0");
+}
+
+// The calls with a cycle count need TRCCONFIGR.CCI and a count the threshold and the counter
+// allow; a refused call emits nothing.
+TEST(EtePacketCycleCount, BadCountsAreRefused)
+{
+    encoder off;
+    const pmt_ete_pkt_context ctx = context(1);
+    ASSERT_EQ(pmt_ete_pkt_start(&off.enc, &off.sink, &ctx, user), PMT_ETE_PKT_OK);
+    EXPECT_EQ(pmt_ete_pkt_atom_cc(&off.enc, &off.sink, true, user, 100), PMT_ETE_PKT_NOT_ENABLED);
+    EXPECT_EQ(pmt_ete_pkt_exception_cc(&off.enc, &off.sink, PMT_ETE_EXC_IRQ, user, &ctx, user, 100),
+              PMT_ETE_PKT_NOT_ENABLED);
+    pmt_ete_pkt_config c{};
+    c.cci = true;
+    c.cc_threshold = 4;
+    c.cc_size_bits = 12;
+    encoder e(c);
+    ASSERT_EQ(pmt_ete_pkt_start(&e.enc, &e.sink, &ctx, user), PMT_ETE_PKT_OK);
+    const size_t before = e.sink.length;
+    EXPECT_EQ(pmt_ete_pkt_atom_cc(&e.enc, &e.sink, true, user, 3), PMT_ETE_PKT_BAD_ARGUMENT);
+    EXPECT_EQ(pmt_ete_pkt_atom_cc(&e.enc, &e.sink, true, user, 0x1000), PMT_ETE_PKT_BAD_ARGUMENT);
+    EXPECT_EQ(pmt_ete_pkt_exception_cc(&e.enc, &e.sink, PMT_ETE_EXC_IRQ, user, &ctx, user, 3),
+              PMT_ETE_PKT_BAD_ARGUMENT);
+    EXPECT_EQ(e.sink.length, before);
+    EXPECT_EQ(e.enc.atom_count, 0u);
+}
+
 TEST(EtePacketEvent, EventsDecodeWithTheirNumbers)
 {
     encoder e;

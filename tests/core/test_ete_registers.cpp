@@ -154,20 +154,21 @@ TEST_F(Ete, D24_4_PresentOnlyWithTheirFeatures)
 TEST_F(Ete, D24_4_FeatureRegistersFollowTheConfig)
 {
     ete_config();
-    cfg.ete.timestamps = false;     // TRCTSCTLR: TRCIDR0.TSSIZE != 0
-    cfg.ete.cycle_counting = false; // TRCCCCTLR: TRCIDR0.TRCCCI
-    cfg.ete.num_rs_pairs = 0;       // TRCEVENTCTL0R: NUMRSPAIR != 0
-    cfg.ete.num_ext_in_sel = 0;     // TRCEXTINSELR<n>: n < NUMEXTINSEL
-    cfg.ete.num_ac_pairs = 0;       // TRCVIIECTLR, TRCVISSCTLR, TRCBBCTLR: NUMACPAIRS > 0
-    cfg.ete.num_cid_comps = 0;      // TRCCIDCCTLR0: NUMCIDC > 0
-    cfg.have_el2 = false;           // TRCVMIDCCTLR0: VMIDSIZE > 0 needs EL2
+    cfg.ete.timestamps = false; // TRCTSCTLR: TRCIDR0.TSSIZE != 0
+    cfg.ete.num_rs_pairs = 0;   // TRCEVENTCTL0R: NUMRSPAIR != 0
+    cfg.ete.num_ext_in_sel = 0; // TRCEXTINSELR<n>: n < NUMEXTINSEL
+    cfg.ete.num_ac_pairs = 0;   // TRCVIIECTLR, TRCVISSCTLR, TRCBBCTLR: NUMACPAIRS > 0
+    cfg.ete.num_cid_comps = 0;  // TRCCIDCCTLR0: NUMCIDC > 0
+    cfg.have_el2 = false;       // TRCVMIDCCTLR0: VMIDSIZE > 0 needs EL2
     cfg.ete.num_vmid_comps = 0;
     make();
     uint64_t v;
     for (pmt_reg_id id :
-         {PMT_REG_TRCTSCTLR, PMT_REG_TRCCCCTLR, PMT_REG_TRCEVENTCTL0R, PMT_REG_TRCVIIECTLR,
-          PMT_REG_TRCVISSCTLR, PMT_REG_TRCBBCTLR, PMT_REG_TRCCIDCCTLR0, PMT_REG_TRCVMIDCCTLR0})
+         {PMT_REG_TRCTSCTLR, PMT_REG_TRCEVENTCTL0R, PMT_REG_TRCVIIECTLR, PMT_REG_TRCVISSCTLR,
+          PMT_REG_TRCBBCTLR, PMT_REG_TRCCIDCCTLR0, PMT_REG_TRCVMIDCCTLR0})
         EXPECT_EQ(read(id, &v), PMT_ACCESS_UNDEFINED) << pmt_reg_name(id);
+    // TRCCCCTLR is there in every configuration: TRCIDR0.TRCCCI reads as 1 in ETE.
+    EXPECT_EQ(read(PMT_REG_TRCCCCTLR, &v), PMT_ACCESS_OK);
     EXPECT_EQ(read(PMT_REG_TRCRSCTLR, &v, 2), PMT_ACCESS_UNDEFINED);
     EXPECT_EQ(read(PMT_REG_TRCACVR, &v, 0), PMT_ACCESS_UNDEFINED);
     EXPECT_EQ(read(PMT_REG_TRCEXTINSELR, &v, 0), PMT_ACCESS_UNDEFINED);
@@ -380,15 +381,15 @@ TEST_F(Ete, D24_4_TrcidrValuesFromTheDefaultConfig)
 {
     cfg.ete.feat_ete = true; // pmt_pe_config_default's trace unit, as it is
     make();
-    // TRCIDR0: RES1, TRCBB, NUMEVENT 0b11, TSSIZE 0b01000; no TRCCCI (no Cycle Count packets),
-    // so COMMOPT RAZ.
-    EXPECT_EQ(rd(PMT_REG_TRCIDR0), 0x08000C21u);
+    // TRCIDR0: RES1, TRCBB, TRCCCI (it reads as 1 in ETE), NUMEVENT 0b11, TSSIZE 0b01000,
+    // COMMOPT (RAO with TRCCCI and MAXSPEC 0).
+    EXPECT_EQ(rd(PMT_REG_TRCIDR0), 0x28000CA1u);
     // TRCIDR1: DESIGNER 0x41, RES1 [15:12], TRCARCHMAJ/MIN 0xF (see TRCDEVARCH).
     EXPECT_EQ(rd(PMT_REG_TRCIDR1), 0x4100FFF0u);
     // TRCIDR2: WFXMODE, VMIDOPT 0b10, VMIDSIZE 32-bit, CIDSIZE 32-bit, IASIZE 64-bit.
     EXPECT_EQ(rd(PMT_REG_TRCIDR2), 0xC0001088u);
-    // TRCIDR3: TRCERR, EXLEVEL_NS 0b111, EXLEVEL_S 0b1011, CCITMIN 0 (no cycle counting).
-    EXPECT_EQ(rd(PMT_REG_TRCIDR3), 0x017B0000u);
+    // TRCIDR3: TRCERR, EXLEVEL_NS 0b111, EXLEVEL_S 0b1011, CCITMIN 4 (`ccitmin`).
+    EXPECT_EQ(rd(PMT_REG_TRCIDR3), 0x017B0004u);
     // TRCIDR4: NUMVMIDC 1, NUMCIDC 1, NUMRSPAIR 7 (8 pairs), NUMACPAIRS 4.
     EXPECT_EQ(rd(PMT_REG_TRCIDR4), 0x11070004u);
     // TRCIDR5: TRACEIDSIZE 7 bits; NUMEXTINSEL 4; NUMEXTIN 0x1FF (unified PMU event
@@ -432,18 +433,160 @@ TEST_F(Ete, D24_4_TrcidrValuesFollowTheOptions)
     EXPECT_EQ(rd(PMT_REG_TRCTRACEIDR), 0u);
 }
 
-TEST_F(Ete, D24_4_TrcidrWithoutCycleCountingOrTimestamps)
+TEST_F(Ete, D24_4_TrcidrWithoutTimestampsOrSelectors)
 {
     ete_config();
-    cfg.ete.cycle_counting = false;
     cfg.ete.timestamps = false;
     cfg.ete.num_rs_pairs = 0;
     cfg.ete.num_ext_in_sel = 0;
     make();
-    // COMMOPT RAZ without TRCCCI, NUMEVENT 0 without selectors, TSSIZE 0.
-    EXPECT_EQ(rd(PMT_REG_TRCIDR0), 0x21u);
-    EXPECT_EQ(PMT_GET(TRCIDR3, CCITMIN, rd(PMT_REG_TRCIDR3)), 0u);
+    // NUMEVENT 0 without selectors, TSSIZE 0; TRCCCI and COMMOPT as always.
+    EXPECT_EQ(rd(PMT_REG_TRCIDR0), 0x200000A1u);
+    EXPECT_EQ(PMT_GET(TRCIDR3, CCITMIN, rd(PMT_REG_TRCIDR3)), 4u);
     EXPECT_EQ(PMT_GET(TRCIDR4, NUMRSPAIR, rd(PMT_REG_TRCIDR4)), 0u);
+}
+
+// TRCIDR0.TRCCCI "reads as 1" (D24.4.31): no configuration of an ETE trace unit is without cycle
+// counting. With it COMMOPT is RAO (MAXSPEC is 0), TRCIDR3.CCITMIN is the configured minimum
+// threshold (0x001..0xFFF) and TRCIDR2.CCSIZE the counter's size; TRCCCCTLR exists
+// (D24.4.16: present when TRCIDR0.TRCCCI == '1'). Row by row: a configuration, what it changes.
+TEST_F(Ete, D24_4_31_TrccciReadsAsOneInEveryConfiguration)
+{
+    struct Row {
+        const char *config;
+        std::function<void(pmt_pe_config &)> set;
+        unsigned ccitmin, ccsize;
+    } rows[] = {
+        {"default", [](pmt_pe_config &) {}, 4, 0},
+        {"no timestamps, selectors or comparators",
+         [](pmt_pe_config &c) {
+             c.ete.timestamps = false;
+             c.ete.num_rs_pairs = 0;
+             c.ete.num_ext_in_sel = 0;
+             c.ete.num_ac_pairs = 0;
+         },
+         4, 0},
+        {"CCITMIN 1, 20-bit counter",
+         [](pmt_pe_config &c) {
+             c.ete.ccitmin = 1;
+             c.ete.cc_size = 8;
+         },
+         1, 8},
+        {"CCITMIN 0xFFF, 16-bit counter",
+         [](pmt_pe_config &c) {
+             c.ete.ccitmin = 0xFFF;
+             c.ete.cc_size = 4;
+         },
+         0xFFF, 4},
+        {"cycle counts not traced below CCITMIN",
+         [](pmt_pe_config &c) { c.ete.cc_below_min = PMT_ETE_CC_BELOW_MIN_NO_COUNTS; }, 4, 0},
+    };
+    for (const Row &row : rows) {
+        SCOPED_TRACE(row.config);
+        cfg = pmt_pe_config_default();
+        ete_config();
+        row.set(cfg);
+        make();
+        const uint64_t idr0 = rd(PMT_REG_TRCIDR0);
+        EXPECT_EQ(PMT_GET(TRCIDR0, TRCCCI, idr0), 1u);
+        EXPECT_EQ(PMT_GET(TRCIDR0, COMMOPT, idr0), 1u);
+        EXPECT_EQ(PMT_GET(TRCIDR3, CCITMIN, rd(PMT_REG_TRCIDR3)), row.ccitmin);
+        EXPECT_EQ(PMT_GET(TRCIDR2, CCSIZE, rd(PMT_REG_TRCIDR2)), row.ccsize);
+        EXPECT_EQ(rd(PMT_REG_TRCIDR8), 0u); // MAXSPEC 0
+        // TRCCCCTLR: THRESHOLD [11:0], the rest RES0; TRCCONFIGR.CCI writable.
+        wr(PMT_REG_TRCCCCTLR, ~uint64_t{0});
+        EXPECT_EQ(rd(PMT_REG_TRCCCCTLR), 0xFFFu);
+        wr(PMT_REG_TRCCONFIGR, PMT_MASK(TRCCONFIGR, CCI));
+        EXPECT_EQ(PMT_GET(TRCCONFIGR, CCI, rd(PMT_REG_TRCCONFIGR)), 1u);
+        pmt_pe_destroy(pe);
+        pe = nullptr;
+    }
+}
+
+// D24.4.16: "Must be programmed if TRCCONFIGR.CCI == 1": the Linux driver's enable writes it
+// whatever its options (etm4_enable_hw). Its accessibility is every trace register's: UNDEFINED
+// at EL0, trapped by CPACR_EL1.TTA to EL1, by CPTR_EL2.TTA to EL2, by CPTR_EL3.TTA to EL3.
+TEST_F(Ete, D24_4_16_TrcccctlrAccessibility)
+{
+    make_ete();
+    const pmt_sysreg enc = pmt_sysreg_encode({PMT_REG_TRCCCCTLR, 0});
+    EXPECT_EQ(enc.op0, 2u); // MRS/MSR TRCCCCTLR: op0 0b10, op1 0b001, CRn 0b0000, CRm 0b1110
+    EXPECT_EQ(enc.op1, 1u);
+    EXPECT_EQ(enc.crn, 0u);
+    EXPECT_EQ(enc.crm, 14u);
+    EXPECT_EQ(enc.op2, 0u);
+    struct Row {
+        unsigned el;
+        bool cpacr_tta, cptr_el2_tta, cptr_el3_tta;
+        pmt_access access;
+    } rows[] = {
+        {0, false, false, false, PMT_ACCESS_UNDEFINED},
+        {1, false, false, false, PMT_ACCESS_OK},
+        {1, true, false, false, PMT_ACCESS_TRAP_EL1},
+        {1, false, true, false, PMT_ACCESS_TRAP_EL2},
+        {1, false, false, true, PMT_ACCESS_TRAP_EL3},
+        {2, false, false, false, PMT_ACCESS_OK},
+        {2, true, false, false, PMT_ACCESS_OK}, // CPACR_EL1 does not trap EL2
+        {2, false, true, false, PMT_ACCESS_TRAP_EL2},
+        {3, false, true, false, PMT_ACCESS_OK},
+        {3, false, false, true, PMT_ACCESS_TRAP_EL3},
+    };
+    for (const Row &row : rows) {
+        at(row.el);
+        state([&](pmt_pe_state &s) {
+            s.cpacr_tta = row.cpacr_tta;
+            s.cptr_el2_tta = row.cptr_el2_tta;
+            s.cptr_el3_tta = row.cptr_el3_tta;
+        });
+        uint64_t v = 0;
+        EXPECT_EQ(pmt_pe_sysreg_read(pe, enc, &v), row.access) << "EL" << row.el;
+        EXPECT_EQ(pmt_pe_sysreg_write(pe, enc, 0x100), row.access) << "EL" << row.el;
+    }
+}
+
+// D24.4.16: a THRESHOLD below TRCIDR3.CCITMIN, and 0 with TRCCONFIGR.CCI, are CONSTRAINED
+// UNPREDICTABLE ("cycle counts might or might not be included in the trace and the cycle count
+// threshold is not known"; RKJXDK). The model's answer is ete.cc_below_min, row by row: the
+// threshold the stream uses (Trace Info states it) or no cycle counts; a line in the log when
+// the unit is enabled so.
+TEST_F(Ete, D24_4_16_ThresholdBelowCcitminIsAChoice)
+{
+    struct Row {
+        pmt_ete_cc_below_min choice;
+        uint64_t threshold;
+        bool counts;
+        unsigned used;
+        size_t logged;
+    } rows[] = {
+        {PMT_ETE_CC_BELOW_MIN_USE_CCITMIN, 0x100, true, 0x100, 0}, // at or above: as programmed
+        {PMT_ETE_CC_BELOW_MIN_USE_CCITMIN, 0x20, true, 0x20, 0},
+        {PMT_ETE_CC_BELOW_MIN_USE_CCITMIN, 0x1F, true, 0x20, 1},
+        {PMT_ETE_CC_BELOW_MIN_USE_CCITMIN, 0, true, 0x20, 1},
+        {PMT_ETE_CC_BELOW_MIN_NO_COUNTS, 0x20, true, 0x20, 0},
+        {PMT_ETE_CC_BELOW_MIN_NO_COUNTS, 0x1F, false, 0x20, 1},
+        {PMT_ETE_CC_BELOW_MIN_NO_COUNTS, 0, false, 0x20, 1},
+    };
+    for (const Row &row : rows) {
+        SCOPED_TRACE(::testing::Message()
+                     << "choice " << row.choice << ", THRESHOLD 0x" << std::hex << row.threshold);
+        cfg = pmt_pe_config_default();
+        ete_config();
+        cfg.ete.ccitmin = 0x20;
+        cfg.ete.cc_below_min = row.choice;
+        make();
+        wr(PMT_REG_TRCCONFIGR, PMT_MASK(TRCCONFIGR, CCI));
+        log_lines.clear();
+        wr(PMT_REG_TRCCCCTLR, row.threshold);
+        EXPECT_EQ(rd(PMT_REG_TRCCCCTLR), row.threshold); // the value written reads back
+        enable();
+        EXPECT_EQ(log_lines.size(), row.logged);
+        ete_options o;
+        ete_get_options(pe, &o);
+        EXPECT_EQ(o.cycle_counting, row.counts);
+        EXPECT_EQ(o.cc_threshold, row.used);
+        pmt_pe_destroy(pe);
+        pe = nullptr;
+    }
 }
 
 TEST_F(Ete, D24_4_13_AuthstatusFollowsTheAuthenticationInterface)
@@ -474,10 +617,7 @@ TEST_F(Ete, BadConfigsAreRefused)
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_rs_pairs = 1; }));
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_rs_pairs = 17; }));
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_cid_comps = 9; }));
-    EXPECT_TRUE(refused([](pmt_ete_config &e) {
-        e.cycle_counting = true; // CCITMIN matters with cycle counting
-        e.ccitmin = 0;
-    }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.ccitmin = 0; })); // 0x001..0xFFF
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.cc_size = 9; }));
     EXPECT_TRUE(refused([](pmt_ete_config &e) {
         e.fixed_sync_period = true;
@@ -487,6 +627,7 @@ TEST_F(Ete, BadConfigsAreRefused)
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_ext_in_sel = 5; }));
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_rs_pairs = 0; })); // with 4 selectors
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.busy_write = (pmt_ete_busy_write)2; }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.cc_below_min = (pmt_ete_cc_below_min)2; }));
 }
 
 // --- The enable/Idle state machine (TRCPRGCTLR, TRCSTATR, TRCOSLSR) ---
@@ -552,11 +693,14 @@ TEST_F(Ete, ReservedValuesAreLogged)
     make_ete();
     log_lines.clear();
     wr(PMT_REG_TRCSYNCPR, 3);          // reserved PERIOD
-    wr(PMT_REG_TRCCCCTLR, 1);          // below CCITMIN
     wr(PMT_REG_TRCACATR, 1, 0);        // TYPE data address
     wr(PMT_REG_TRCRSCTLR, 0x80000, 2); // GROUP 8
     wr(PMT_REG_TRCBBCTLR, 0x100);      // Include mode with no range
-    EXPECT_EQ(log_lines.size(), 5u);
+    EXPECT_EQ(log_lines.size(), 4u);
+    // A THRESHOLD below CCITMIN (Linux writes 0 without cycle counting): logged when the unit is
+    // enabled with TRCCONFIGR.CCI (D24_4_16_ThresholdBelowCcitminIsAChoice), not before.
+    wr(PMT_REG_TRCCCCTLR, 1);
+    EXPECT_EQ(log_lines.size(), 4u);
 }
 
 // --- Save and restore ---

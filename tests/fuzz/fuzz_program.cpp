@@ -168,7 +168,7 @@ pmt_pe_config config_any(Input &in)
     e.num_rs_pairs = ranged(in, 0, PMT_ETE_MAX_RS_PAIRS); // 1 is refused
     e.num_ext_in_sel = ranged(in, 0, PMT_ETE_MAX_EXT_IN_SEL);
     e.wfx_p0 = bit(38);
-    e.cycle_counting = bit(39);
+    e.cc_below_min = bit(39) ? PMT_ETE_CC_BELOW_MIN_NO_COUNTS : PMT_ETE_CC_BELOW_MIN_USE_CCITMIN;
     e.ccitmin = ranged(in, 1, 0xFFF);
     e.cc_size = ranged(in, 0, 8);
     e.timestamps = bit(40);
@@ -267,6 +267,7 @@ enum Tag : uint64_t {
     T_WRITE,
     T_RESULT,
     T_TIMESTAMP,
+    T_CYCLES,
 };
 
 // The memory port's behaviour, set by the MEMPORT operation; the same on both models.
@@ -287,6 +288,7 @@ struct Rig {
     std::vector<uint64_t> out; // callbacks and reads, in order
     MemScript mem;
     uint64_t nwrites = 0;
+    uint64_t clock = 0;            // the PE's cycles (pmt_ete_callbacks.cycles): 7 per question
     bool irq = false, cti = false; // levels last reported by the callbacks
 
     // The Trace Buffer Unit at the start of the current operation.
@@ -363,6 +365,11 @@ struct Rig {
         e.timestamp = [](void *u, pmt_ete_timebase tb) -> uint64_t {
             static_cast<Rig *>(u)->rec(T_TIMESTAMP, static_cast<uint64_t>(tb));
             return 0x1234;
+        };
+        e.cycles = [](void *u) -> uint64_t {
+            Rig *r = static_cast<Rig *>(u);
+            r->rec(T_CYCLES, r->clock += 7);
+            return r->clock;
         };
         if (pmt_ete_set_callbacks(pe, &e) != PMT_OK)
             violated("pmt_ete_set_callbacks refused callbacks");
@@ -1120,9 +1127,9 @@ static void apply(Rig &r, const Decoded &d)
         // time. Alone, or (d.d bit 4) a batch of 1 to 8 runs of the range, each once: held up to
         // the first not held (pmt_ete_report_ranges_held), that one at its time, then on from
         // the next. A held report needs no time: it calls nothing out of the model (no
-        // timestamp, no Trace Buffer Unit write, translation, interrupt or event) but a log line
-        // (the filter derived again may name an UNPREDICTABLE programming or erratum 2038923's
-        // stale view).
+        // timestamp or cycles, no Trace Buffer Unit write, translation, interrupt or event) but a
+        // log line (the filter derived again may name an UNPREDICTABLE programming or erratum
+        // 2038923's stale view).
         const bool batch = (d.d & 16) != 0;
         const size_t m = batch ? 1 + ((d.d >> 5) & 7) : 1;
         pmt_ete_range rs[8];
@@ -1233,6 +1240,7 @@ static std::unique_ptr<Rig> fork(Rig &a)
         violated("pmt_pe_restore refused a state pmt_pe_save made");
     b->mem = a.mem;
     b->nwrites = a.nwrites;
+    b->clock = a.clock;
     // The callbacks' levels: b reported its changes from reset; a its own.
     if (pmt_pmu_irq_level(b->pe) != a.irq || pmt_pmu_cti_level(b->pe) != a.cti)
         violated("restored output levels differ", pmt_pmu_irq_level(b->pe), a.irq);

@@ -30,7 +30,6 @@ TEST_F(EteDriver, NoTraceUnitIsNoDevice)
 TEST_F(EteDriver, ProbeReadsWhatTheUnitImplements)
 {
     cfg.pe.ete.feat_ete = true;
-    cfg.pe.ete.cycle_counting = true; // TRCIDR0.TRCCCI, TRCIDR3.CCITMIN
     make();
     ASSERT_EQ(sw_ete_probe(&ete, h), SW_OK);
     EXPECT_TRUE(ete.cci);

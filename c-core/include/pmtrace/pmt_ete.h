@@ -30,6 +30,16 @@ typedef enum pmt_ete_busy_write {
     PMT_ETE_BUSY_WRITE_IGNORED = 1  /* the write is ignored */
 } pmt_ete_busy_write;
 
+/* Cycle counting with TRCCCCTLR.THRESHOLD below TRCIDR3.CCITMIN (0 included), where D24.4.16
+ * says "cycle counts might or might not be included in the trace and the cycle count threshold
+ * is not known". Either way the model logs the write. */
+typedef enum pmt_ete_cc_below_min {
+    PMT_ETE_CC_BELOW_MIN_USE_CCITMIN = 0, /* default: the threshold is TRCIDR3.CCITMIN (Trace Info
+                                             states it) */
+    PMT_ETE_CC_BELOW_MIN_NO_COUNTS = 1    /* no cycle counts: the trace is as with
+                                             TRCCONFIGR.CCI = 0 */
+} pmt_ete_cc_below_min;
+
 #define PMT_ETE_MAX_AC_PAIRS    8  /* TRCIDR4.NUMACPAIRS */
 #define PMT_ETE_MAX_CTX_COMPS   8  /* TRCIDR4.NUMCIDC, TRCIDR4.NUMVMIDC */
 #define PMT_ETE_MAX_RS_PAIRS    16 /* TRCIDR4.NUMRSPAIR + 1 */
@@ -52,11 +62,10 @@ typedef struct pmt_ete_config {
                                 events (TRCIDR5.NUMEXTINSEL; NUMEXTIN = 0x1FF, unified PMU event
                                 selection, when not 0); needs resource selectors; default 4 */
     /* Trace contents. */
-    bool wfx_p0;             /* TRCIDR2.WFXMODE: WFI, WFIT, WFE, WFET are P0 instructions; default
-                                true */
-    bool cycle_counting;     /* TRCIDR0.TRCCCI and TRCCCCTLR, for a driver's probe: the model
-                                emits no Cycle Count packets (not modelled); default false, so
-                                that TRCIDR0 says what the trace holds */
+    bool wfx_p0; /* TRCIDR2.WFXMODE: WFI, WFIT, WFE, WFET are P0 instructions; default
+                    true */
+    /* Cycle counting is not an option: TRCIDR0.TRCCCI "reads as 1" in ETE (D24.4.31), so
+     * TRCCCCTLR and TRCCONFIGR.CCI always exist. */
     unsigned ccitmin;        /* TRCIDR3.CCITMIN: smallest TRCCCCTLR.THRESHOLD, 1..0xFFF; default
                                 4 */
     unsigned cc_size;        /* TRCIDR2.CCSIZE: the cycle counter is 12 + cc_size bits, 0..8;
@@ -81,7 +90,8 @@ typedef struct pmt_ete_config {
     uint8_t designer; /* TRCIDR1.DESIGNER (as MIDR_EL1.Implementer); default 0x41 (Arm) */
     uint8_t revision; /* TRCIDR1.REVISION; default 0 */
     /* CONSTRAINED UNPREDICTABLE choices (docs/choices.md). */
-    pmt_ete_busy_write busy_write; /* default PMT_ETE_BUSY_WRITE_APPLIES */
+    pmt_ete_busy_write busy_write;     /* default PMT_ETE_BUSY_WRITE_APPLIES */
+    pmt_ete_cc_below_min cc_below_min; /* default PMT_ETE_CC_BELOW_MIN_USE_CCITMIN */
 } pmt_ete_config;
 
 /*
@@ -118,7 +128,9 @@ typedef struct pmt_ete_range {
     bool taken;
     uint64_t next;  /* where execution continues (4-byte aligned) */
     uint64_t count; /* the range ran count times in succession with this outcome, 1 or more (more
-                       only for a loop of one range: next == start) */
+                       only for a loop of one range: next == start). For cycle counting the
+                       runs took equal cycles, those since the last report split evenly (any
+                       remainder in the first run): the report is made at the end of the last */
 } pmt_ete_range;
 
 /* The instructions of a range, then its P0 element. */
@@ -130,9 +142,10 @@ pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *range);
  * the report's bytes go there: a range that runs once and does not end with a WFx, traced as a
  * whole (ViewInst without comparators) or not at all, no exception to resolve, no Timestamp due
  * from an earlier synchronization, room for the longest such report, and, when traced, no event
- * selected and no Timestamp that could follow a synchronization in it. True:
- * reported. False: nothing done; make the report with pmt_ete_report_range, at its time (it also
- * refuses what is not a valid report).
+ * selected and no Timestamp that could follow a synchronization in it. Never while the
+ * enabled unit counts cycles (TRCCONFIGR.CCI and a cycles callback): each P0 element needs the
+ * cycle it was executed in. True: reported. False: nothing done; make the report with
+ * pmt_ete_report_range, at its time (it also refuses what is not a valid report).
  *
  * The bytes in the trace unit buffer go to the Trace Buffer Unit, before anything else, at the
  * next call to this PE that may need them there: every other report (pmt_ete_report_*,
@@ -191,6 +204,13 @@ typedef struct pmt_ete_callbacks {
     /* The Generic Timer's count now (at the instruction reported). NULL: the trace unit emits no
      * Timestamp packets even with TRCCONFIGR.TS (and logs it once). */
     uint64_t (*timestamp)(void *user, pmt_ete_timebase timebase);
+    /* The cycles of the PE's clock now: at the report being made, the cycles up to the end of
+     * its last instruction (a range's P0 element, an exception's entry), never fewer than at an
+     * earlier report. The trace unit's cycle counter (TRCCONFIGR.CCI) counts them: a Cycle Count
+     * element is the difference between two such answers (docs/trace.md, "Cycle counting").
+     * With it, and cycle counting enabled, no report is held (pmt_ete_report_range_held): each
+     * needs its time. NULL: no Cycle Count packets even with TRCCONFIGR.CCI (logged once). */
+    uint64_t (*cycles)(void *user);
 } pmt_ete_callbacks;
 
 /* Sets the trace unit's inputs (copied); NULL clears them. */

@@ -33,6 +33,9 @@ extern "C" {
 
 /* An address the caller does not know (A64 addresses are 4-byte aligned; this one is not). */
 #define PMT_ETE_PKT_NO_ADDRESS        UINT64_MAX
+/* A Cycle Count element whose count is UNKNOWN (a value of 0 indicates that, RPFZXK): Cycle
+ * Count format 1 with U = 1. */
+#define PMT_ETE_PKT_CC_UNKNOWN        0u
 /* The most bytes one call appends: a call never refuses a sink with this much room. */
 #define PMT_ETE_PKT_MAX_CALL_BYTES    160u
 /* The most atoms held before the oldest are packed (one Atom format 6 packet holds 24). */
@@ -149,6 +152,11 @@ pmt_ete_pkt_status pmt_ete_pkt_trace_on(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_si
  * executed after it (PMT_ETE_PKT_NO_ADDRESS when unknown: periodic sync then waits). */
 pmt_ete_pkt_status pmt_ete_pkt_atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink, bool taken,
                                     uint64_t next);
+/* A waypoint and the Cycle Count element of its commit (needs config.cci): the pending atoms and
+ * this one, then a Cycle Count packet of `cycles` (at least config.cc_threshold and within
+ * config.cc_size_bits, or PMT_ETE_PKT_CC_UNKNOWN), before a periodic synchronization. */
+pmt_ete_pkt_status pmt_ete_pkt_atom_cc(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink, bool taken,
+                                       uint64_t next, uint32_t cycles);
 /* `count` identical waypoints in succession (a loop of one range), each followed by execution at
  * `next`: the atoms of `count` pmt_ete_pkt_atom calls, E runs packed 24 to an Atom format 6
  * packet, with the periodic synchronization every sync_period bytes. *done says how many went
@@ -166,14 +174,21 @@ pmt_ete_pkt_status pmt_ete_pkt_address(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sin
 pmt_ete_pkt_status pmt_ete_pkt_exception(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
                                          pmt_ete_exception type, uint64_t preferred_return,
                                          const pmt_ete_pkt_context *target_ctx, uint64_t target);
+/* The same, then the Cycle Count element of its commit (as pmt_ete_pkt_atom_cc). */
+pmt_ete_pkt_status pmt_ete_pkt_exception_cc(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
+                                            pmt_ete_exception type, uint64_t preferred_return,
+                                            const pmt_ete_pkt_context *target_ctx, uint64_t target,
+                                            uint32_t cycles);
 /* The PE context changed: pending atoms are emitted (they belong to the old context); a Context
  * packet follows, with the next address packet when one comes first. */
 pmt_ete_pkt_status pmt_ete_pkt_context_change(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
                                               const pmt_ete_pkt_context *ctx);
-/* A Timestamp packet: `value` is the generic counter; with_cc adds `cycles` (needs config.cci). */
+/* A Timestamp packet: `value` is the generic counter; with_cc adds `cycles` (needs config.cci;
+ * any value within the counter, 0 included: RMWJHD). */
 pmt_ete_pkt_status pmt_ete_pkt_timestamp(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
                                          uint64_t value, bool with_cc, uint32_t cycles);
-/* A Cycle Count packet: `cycles` since the last one (at least config.cc_threshold). */
+/* A Cycle Count packet: `cycles` since the last one (at least config.cc_threshold), or
+ * PMT_ETE_PKT_CC_UNKNOWN. */
 pmt_ete_pkt_status pmt_ete_pkt_cycle_count(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
                                            uint32_t cycles);
 /* An Event packet: bit n of `events` (1..0xF) is TRCEVENTCTL0R event n. */

@@ -417,9 +417,12 @@ void ete_get_options(const pmt_pe *pe, ete_options *o)
     if (PMT_GET(TRCCONFIGR, TS, t->configr))
         o->timestamp = timestamp_source(pe);
     o->ts_event = (unsigned)t->tsctlr;
-    o->cycle_counting = PMT_GET(TRCCONFIGR, CCI, t->configr);
+    /* A THRESHOLD below TRCIDR3.CCITMIN (0 included) is CONSTRAINED UNPREDICTABLE (D24.4.16):
+     * the threshold is CCITMIN, or no cycle counts are traced (pmt_ete_config.cc_below_min). */
     unsigned th = (unsigned)PMT_GET(TRCCCCTLR, THRESHOLD, t->ccctlr);
-    o->cc_threshold = th < e->ccitmin ? e->ccitmin : th; /* see the TRCCCCTLR write */
+    o->cycle_counting = PMT_GET(TRCCONFIGR, CCI, t->configr) &&
+                        (th >= e->ccitmin || e->cc_below_min != PMT_ETE_CC_BELOW_MIN_NO_COUNTS);
+    o->cc_threshold = th < e->ccitmin ? e->ccitmin : th;
     o->return_stack = PMT_GET(TRCCONFIGR, RS, t->configr);
     unsigned p = (unsigned)PMT_GET(TRCSYNCPR, PERIOD, t->syncpr);
     o->sync_period_log2 = p >= 8 && p <= 20 ? p : 0u; /* reserved values: no requests */

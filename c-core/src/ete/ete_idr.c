@@ -26,22 +26,23 @@ uint64_t ete_exlevel_bits(const pmt_pe *pe)
 static uint64_t idr0(const pmt_pe *pe)
 {
     const pmt_ete_config *e = &pe->cfg.ete;
-    bool cci = e->cycle_counting;
-    return PMT_PUT(TRCIDR0, RES1, 1) | PMT_PUT(TRCIDR0, TRCCCI, cci) |
+    /* TRCCCI: "This field reads as 1" (D24.4.31, TRCIDR0): every ETE trace unit counts cycles. */
+    return PMT_PUT(TRCIDR0, RES1, 1) | PMT_PUT(TRCIDR0, TRCCCI, 1) |
            PMT_PUT(TRCIDR0, TRCBB, e->branch_broadcast) |
            PMT_PUT(TRCIDR0, RETSTACK, e->return_stack) |
            /* NUMEVENT: four ETEEvents (0b11) when there are resource selectors, else none. */
            PMT_PUT(TRCIDR0, NUMEVENT, e->num_rs_pairs ? 3u : 0u) |
            PMT_PUT(TRCIDR0, TSSIZE, e->timestamps ? 8u : 0u) |
-           /* COMMOPT is RAO with TRCCCI = 1 and MAXSPEC = 0, RAZ without cycle counting. */
-           PMT_PUT(TRCIDR0, COMMOPT, cci);
+           /* COMMOPT is RAO with TRCCCI = 1 and MAXSPEC = 0 (commit mode 1: Cycle Count packets
+            * carry no commit field). */
+           PMT_PUT(TRCIDR0, COMMOPT, 1);
 }
 
 static uint64_t idr3(const pmt_pe *pe)
 {
     const pmt_ete_config *e = &pe->cfg.ete;
     uint64_t el = ete_exlevel_bits(pe);
-    return PMT_PUT(TRCIDR3, CCITMIN, e->cycle_counting ? e->ccitmin : 0u) |
+    return PMT_PUT(TRCIDR3, CCITMIN, e->ccitmin) | /* TRCCCI == 1: 0x001..0xFFF */
            PMT_PUT(TRCIDR3, EXLEVEL_S, el & 0xF) | PMT_PUT(TRCIDR3, EXLEVEL_NS, el >> 4 & 0x7) |
            PMT_PUT(TRCIDR3, TRCERR, 1) | /* "This field reads as 1" */
            PMT_PUT(TRCIDR3, SYNCPR, e->fixed_sync_period);
@@ -60,7 +61,7 @@ uint64_t ete_idr(const pmt_pe *pe, unsigned n)
     case 2:
         return PMT_PUT(TRCIDR2, IASIZE, 8) | PMT_PUT(TRCIDR2, CIDSIZE, 4) |
                PMT_PUT(TRCIDR2, VMIDSIZE, el2 ? 4u : 0u) |
-               PMT_PUT(TRCIDR2, CCSIZE, e->cycle_counting ? e->cc_size : 0u) |
+               PMT_PUT(TRCIDR2, CCSIZE, e->cc_size) | /* TRCCCI == 1 */
                PMT_PUT(TRCIDR2, VMIDOPT, el2 ? 2u : 0u) | PMT_PUT(TRCIDR2, WFXMODE, e->wfx_p0);
     case 3: return idr3(pe);
     case 4:

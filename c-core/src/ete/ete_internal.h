@@ -110,8 +110,8 @@ typedef struct ete_options {
                         context identifier (TRCCONFIGR.VMIDOPT is RES1) */
     ete_timestamp_source timestamp;
     unsigned ts_event;         /* TRCTSCTLR: the resource event selector requesting timestamps */
-    bool cycle_counting;       /* TRCCONFIGR.CCI */
-    unsigned cc_threshold;     /* TRCCCCTLR.THRESHOLD */
+    bool cycle_counting;       /* TRCCONFIGR.CCI, and a threshold to count with (cc_below_min) */
+    unsigned cc_threshold;     /* TRCCCCTLR.THRESHOLD, TRCIDR3.CCITMIN when below it */
     bool return_stack;         /* TRCCONFIGR.RS */
     unsigned sync_period_log2; /* trace protocol synchronization every 2^n bytes; 0: disabled */
     unsigned trace_id;         /* TRCTRACEIDR.TRACEID */

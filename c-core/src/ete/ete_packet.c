@@ -188,15 +188,28 @@ pmt_ete_pkt_status pmt_ete_pkt_trace_on(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_si
     return begin(enc, sink, ctx, address, false);
 }
 
-pmt_ete_pkt_status pmt_ete_pkt_atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink, bool taken,
-                                    uint64_t next_address)
+/* A Cycle Count element's count: 0 (UNKNOWN) or one the threshold and the counter allow. */
+static pmt_ete_pkt_status check_cycle_count(const pmt_ete_pkt_encoder *enc, uint32_t cycles)
+{
+    if (!enc->config.cci)
+        return PMT_ETE_PKT_NOT_ENABLED;
+    if (cycles != PMT_ETE_PKT_CC_UNKNOWN &&
+        (cycles < enc->config.cc_threshold || (cycles >> enc->config.cc_size_bits) != 0))
+        return PMT_ETE_PKT_BAD_ARGUMENT;
+    return PMT_ETE_PKT_OK;
+}
+
+static pmt_ete_pkt_status atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink, bool taken,
+                               uint64_t next_address, bool with_cc, uint32_t cycles)
 {
     pmt_ete_pkt_status st = check_on(enc, sink);
     if (st != PMT_ETE_PKT_OK)
         return st;
     if (next_address != PMT_ETE_PKT_NO_ADDRESS && bad_address(next_address))
         return PMT_ETE_PKT_BAD_ARGUMENT;
-    if (ete_atom_held(enc, taken, next_address))
+    if (with_cc && (st = check_cycle_count(enc, cycles)) != PMT_ETE_PKT_OK)
+        return st;
+    if (!with_cc && ete_atom_held(enc, taken, next_address))
         return PMT_ETE_PKT_OK;
     ete_call c;
     open_call(&c, enc, false);
@@ -205,7 +218,24 @@ pmt_ete_pkt_status pmt_ete_pkt_atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *
         ete_put_context(&c.next, &c.s);
     ete_put_atom(&c.next, &c.s, taken);
     c.next.current = next_address;
+    if (with_cc) {
+        /* The Cycle Count element follows its P0 element: the atoms go out first. */
+        ete_flush_atoms(&c.next, &c.s);
+        ete_put_cycle_count(&c.next, &c.s, cycles);
+    }
     return finish(enc, &c, sink);
+}
+
+pmt_ete_pkt_status pmt_ete_pkt_atom(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink, bool taken,
+                                    uint64_t next_address)
+{
+    return atom(enc, sink, taken, next_address, false, 0);
+}
+
+pmt_ete_pkt_status pmt_ete_pkt_atom_cc(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink, bool taken,
+                                       uint64_t next_address, uint32_t cycles)
+{
+    return atom(enc, sink, taken, next_address, true, cycles);
 }
 
 /* Room a chunk of pmt_ete_pkt_atoms leaves in the stage for its last packets and a sync. */
@@ -298,9 +328,10 @@ bool pmt_ete_pkt_exception_defined(pmt_ete_exception type)
     return !bad_exception((unsigned)type);
 }
 
-pmt_ete_pkt_status pmt_ete_pkt_exception(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
-                                         pmt_ete_exception type, uint64_t preferred_return,
-                                         const pmt_ete_pkt_context *target_ctx, uint64_t target)
+static pmt_ete_pkt_status exception(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
+                                    pmt_ete_exception type, uint64_t preferred_return,
+                                    const pmt_ete_pkt_context *target_ctx, uint64_t target,
+                                    bool with_cc, uint32_t cycles)
 {
     pmt_ete_pkt_status st = check_on(enc, sink);
     if (st != PMT_ETE_PKT_OK)
@@ -311,6 +342,8 @@ pmt_ete_pkt_status pmt_ete_pkt_exception(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_s
     if (bad_exception((unsigned)type) || bad_address(preferred_return) ||
         (has_target && bad_address(target)) || bad_context(target_ctx))
         return PMT_ETE_PKT_BAD_ARGUMENT;
+    if (with_cc && (st = check_cycle_count(enc, cycles)) != PMT_ETE_PKT_OK)
+        return st;
     ete_call c;
     open_call(&c, enc, true);
     /* A context change not stated yet belongs to the code before the exception. */
@@ -322,13 +355,32 @@ pmt_ete_pkt_status pmt_ete_pkt_exception(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_s
     c.next.ctx = *target_ctx;
     if (!has_target) {
         /* The vector is not traced: trace stops after the exception (as trace_off). */
+        if (with_cc)
+            ete_put_cycle_count(&c.next, &c.s, cycles);
         c.next.current = PMT_ETE_PKT_NO_ADDRESS;
         c.next.on = false;
         return commit(enc, &c, sink);
     }
     ete_put_address(&c.next, &c.s, target);
     c.next.current = target;
+    if (with_cc) /* after the P0 element, before a periodic synchronization */
+        ete_put_cycle_count(&c.next, &c.s, cycles);
     return finish(enc, &c, sink);
+}
+
+pmt_ete_pkt_status pmt_ete_pkt_exception(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
+                                         pmt_ete_exception type, uint64_t preferred_return,
+                                         const pmt_ete_pkt_context *target_ctx, uint64_t target)
+{
+    return exception(enc, sink, type, preferred_return, target_ctx, target, false, 0);
+}
+
+pmt_ete_pkt_status pmt_ete_pkt_exception_cc(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
+                                            pmt_ete_exception type, uint64_t preferred_return,
+                                            const pmt_ete_pkt_context *target_ctx, uint64_t target,
+                                            uint32_t cycles)
+{
+    return exception(enc, sink, type, preferred_return, target_ctx, target, true, cycles);
 }
 
 pmt_ete_pkt_status pmt_ete_pkt_context_change(pmt_ete_pkt_encoder *enc, pmt_ete_pkt_sink *sink,
@@ -369,10 +421,8 @@ pmt_ete_pkt_status pmt_ete_pkt_cycle_count(pmt_ete_pkt_encoder *enc, pmt_ete_pkt
     pmt_ete_pkt_status st = check_on(enc, sink);
     if (st != PMT_ETE_PKT_OK)
         return st;
-    if (!enc->config.cci)
-        return PMT_ETE_PKT_NOT_ENABLED;
-    if (cycles < enc->config.cc_threshold || (cycles >> enc->config.cc_size_bits) != 0)
-        return PMT_ETE_PKT_BAD_ARGUMENT;
+    if ((st = check_cycle_count(enc, cycles)) != PMT_ETE_PKT_OK)
+        return st;
     ete_call c;
     open_call(&c, enc, true);
     ete_put_cycle_count(&c.next, &c.s, cycles);

@@ -15,7 +15,8 @@ enum {
     HDR_ADDR_SHORT = 0x95,   /* Short Address, IS0: A[8:2] [, A[16:9]] */
     HDR_ADDR_LONG_32 = 0x9A, /* Long Address, 32-bit, IS0: A[8:2], A[15:9], A[23:16], A[31:24] */
     HDR_ADDR_LONG_64 = 0x9D, /* Long Address, 64-bit, IS0: A[8:2], A[15:9], A[23:16] .. A[63:56] */
-    HDR_CCNT_F1 = 0x0E, /* Cycle Count format 1, count known (TRCIDR0.COMMOPT = 1: no commit) */
+    HDR_CCNT_F1 = 0x0E,      /* Cycle Count format 1 (TRCIDR0.COMMOPT = 1: no commit field) */
+    CCNT_F1_U = 0x01,        /* | U: the count is UNKNOWN, no COUNT field */
     ASYNC_ZEROS = 11,
     ASYNC_END = 0x80,
     PLCTL_INFO = 0x01,
@@ -194,6 +195,11 @@ void ete_put_timestamp(pmt_ete_pkt_encoder *e, ete_stage *s, uint64_t value, boo
 
 void ete_put_cycle_count(pmt_ete_pkt_encoder *e, ete_stage *s, uint32_t cycles)
 {
+    if (cycles == PMT_ETE_PKT_CC_UNKNOWN) {
+        ete_put(e, s, HDR_CCNT_F1 | CCNT_F1_U);
+        return;
+    }
+    /* COUNT is the count less the threshold (the decoder adds TRCCCCTLR.THRESHOLD back). */
     ete_put(e, s, HDR_CCNT_F1);
     put_cont_field(e, s, cycles - e->config.cc_threshold);
 }

@@ -67,7 +67,8 @@ void ete_put_address(pmt_ete_pkt_encoder *e, ete_stage *s, uint64_t a);
 /* The Timestamp packet; `cc` only when with_cc. */
 void ete_put_timestamp(pmt_ete_pkt_encoder *e, ete_stage *s, uint64_t value, bool with_cc,
                        uint32_t cc);
-/* Cycle Count format 1 with a known count (count - threshold). */
+/* Cycle Count format 1: a known count (COUNT = count - threshold), or PMT_ETE_PKT_CC_UNKNOWN (U).
+ */
 void ete_put_cycle_count(pmt_ete_pkt_encoder *e, ete_stage *s, uint32_t cycles);
 
 /* Atom packing: the header byte of the densest packet for the oldest of `count` pending atoms

@@ -81,7 +81,7 @@ static bool present(const pmt_pe *pe, pmt_reg_ref reg)
     switch (reg.id) {
     case PMT_REG_TRCEVENTCTL0R: return e->num_rs_pairs != 0;
     case PMT_REG_TRCTSCTLR: return e->timestamps;
-    case PMT_REG_TRCCCCTLR: return e->cycle_counting;
+    case PMT_REG_TRCCCCTLR: return true; /* TRCIDR0.TRCCCI == '1' always in ETE */
     case PMT_REG_TRCVIIECTLR:
     case PMT_REG_TRCVISSCTLR: return e->num_ac_pairs > 0;
     case PMT_REG_TRCBBCTLR: return e->branch_broadcast && e->num_ac_pairs > 0;
@@ -138,9 +138,7 @@ static uint64_t selector_mask(const pmt_pe *pe)
 static uint64_t configr_mask(const pmt_pe *pe)
 {
     const pmt_ete_config *e = &pe->cfg.ete;
-    uint64_t m = PMT_MASK(TRCCONFIGR, CID);
-    if (e->cycle_counting)
-        m |= PMT_MASK(TRCCONFIGR, CCI);
+    uint64_t m = PMT_MASK(TRCCONFIGR, CID) | PMT_MASK(TRCCONFIGR, CCI); /* TRCCCI is 1 */
     if (pe->cfg.have_el2)
         m |= PMT_MASK(TRCCONFIGR, VMID);
     if (e->timestamps)
@@ -370,12 +368,9 @@ static void write_value(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
         }
         break;
     case PMT_REG_TRCCCCTLR:
+        /* A THRESHOLD below TRCIDR3.CCITMIN matters when the unit is enabled with
+         * TRCCONFIGR.CCI (ete_trace.c logs it then): Linux writes 0 without cycle counting. */
         t->ccctlr = v & PMT_MASK(TRCCCCTLR, THRESHOLD);
-        if (t->ccctlr < e->ccitmin)
-            pe_log(pe,
-                   "ETE: TRCCCCTLR.THRESHOLD = %u is below TRCIDR3.CCITMIN = %u: CONSTRAINED "
-                   "UNPREDICTABLE, the threshold used is %u",
-                   (unsigned)t->ccctlr, e->ccitmin, e->ccitmin);
         break;
     case PMT_REG_TRCTRACEIDR:
         t->traceidr = e->trace_id ? v & PMT_MASK(TRCTRACEIDR, TRACEID) : 0;

@@ -5,7 +5,8 @@
  * flush (RXRRWP: the trace unit outputs what it holds, then the flush completes), the output when
  * the unit is disabled (TRCSTATR.IDLE), Timestamp elements (TRCCONFIGR.TS, TRCTSCTLR), and the
  * ETEEvents (TRCEVENTCTL0R): Event elements (TRCEVENTCTL1R.INSTEN) and, for ETEEvent 0, the
- * Detected Trigger of the Trace Buffer Unit.
+ * Detected Trigger of the Trace Buffer Unit, and cycle counting (TRCCONFIGR.CCI, TRCCCCTLR):
+ * Cycle Count elements, and the cycle count of each Timestamp element.
  *
  * The encoder's state is in pe->st.etr (saved with the rest); the bytes of one report gather in
  * a sink on the stack and go to the Trace Buffer Unit, which accepts everything (it never applies
@@ -22,6 +23,10 @@
 typedef struct ete_out {
     pmt_pe *pe;
     bool held; /* the sink is the free part of the trace unit buffer (out_open_held) */
+    /* Cycle counting in this report (cc_timed): run j (1, 2, ...) of its range was committed
+     * at cycle cc_base + j * cc_step; cc_run runs are done. */
+    bool cc;
+    uint64_t cc_base, cc_step, cc_run;
     pmt_ete_pkt_sink sink;
     uint8_t buf[2048];
 } ete_out;
@@ -30,6 +35,7 @@ static void out_open(ete_out *o, pmt_pe *pe)
 {
     o->pe = pe;
     o->held = false;
+    o->cc = false;
     o->sink.data = o->buf;
     o->sink.capacity = sizeof o->buf;
     o->sink.length = 0;
@@ -41,6 +47,7 @@ static void out_open_held(ete_out *o, pmt_pe *pe)
     struct pmt_ete_trace *t = &pe->st.etr;
     o->pe = pe;
     o->held = true;
+    o->cc = false;
     o->sink.data = t->buffer + t->buffered;
     o->sink.capacity = pe->cfg.ete.unit_buffer - t->buffered;
     o->sink.length = 0;
@@ -126,6 +133,21 @@ static void configure(pmt_pe *pe)
     const uint64_t cfgr = pe->st.ete.configr;
     ete_options o;
     ete_get_options(pe, &o);
+    /* D24.4.16, RKJXDK: cycle counting with a THRESHOLD below TRCIDR3.CCITMIN (0 included) is
+     * CONSTRAINED UNPREDICTABLE; the model's answer is pmt_ete_config.cc_below_min. */
+    const unsigned threshold = (unsigned)PMT_GET(TRCCCCTLR, THRESHOLD, pe->st.ete.ccctlr);
+    if (PMT_GET(TRCCONFIGR, CCI, cfgr) && threshold < pe->cfg.ete.ccitmin) {
+        if (o.cycle_counting)
+            pe_log(pe,
+                   "ETE: enabled with TRCCONFIGR.CCI and TRCCCCTLR.THRESHOLD = %u, below "
+                   "TRCIDR3.CCITMIN = %u: CONSTRAINED UNPREDICTABLE, the threshold is %u",
+                   threshold, pe->cfg.ete.ccitmin, o.cc_threshold);
+        else
+            pe_log(pe,
+                   "ETE: enabled with TRCCONFIGR.CCI and TRCCCCTLR.THRESHOLD = %u, below "
+                   "TRCIDR3.CCITMIN = %u: CONSTRAINED UNPREDICTABLE, no cycle counts are traced",
+                   threshold, pe->cfg.ete.ccitmin);
+    }
     pmt_ete_pkt_config c;
     memset(&c, 0, sizeof c);
     c.cid = PMT_GET(TRCCONFIGR, CID, cfgr);
@@ -133,7 +155,7 @@ static void configure(pmt_pe *pe)
     c.vmid = PMT_GET(TRCCONFIGR, VMID, cfgr) && ete_contextidr2_where_allowed(pe);
     c.vmidopt = c.vmid;
     c.ts = PMT_GET(TRCCONFIGR, TS, cfgr) && pe->cfg.ete.timestamps;
-    c.cci = PMT_GET(TRCCONFIGR, CCI, cfgr) && pe->cfg.ete.cycle_counting;
+    c.cci = o.cycle_counting; /* TRCCONFIGR.CCI, with a threshold the unit counts with */
     c.cc_threshold = c.cci ? o.cc_threshold : 0;
     c.cc_size_bits = 12 + pe->cfg.ete.cc_size;
     c.sync_period = o.sync_period_log2 ? UINT32_C(1) << o.sync_period_log2 : 0;
@@ -149,6 +171,90 @@ static void configure(pmt_pe *pe)
     t->exc_pending = t->exc_traced = false;
     t->trigger_seen = t->flush_requested = false;
     t->ts_syncs = t->enc.syncs;
+    /* The cycle counter starts at the enable; its first count is UNKNOWN (RYFMWB). */
+    const uint64_t now = pe->ete_cb.cycles ? pe->ete_cb.cycles(pe->ete_cb.user) : 0;
+    t->cc_ref = t->cc_commit = t->cc_last = t->exc_cycles = now;
+    t->cc_known = false;
+}
+
+/* --- Cycle counting (TRCCONFIGR.CCI) --- */
+
+/* The unit counts cycles: enabled with TRCCONFIGR.CCI (and a threshold it counts with), and the
+ * PE's cycles known (pmt_ete_callbacks.cycles). */
+static inline bool cc_on(const pmt_pe *pe)
+{
+    const struct pmt_ete_trace *t = &pe->st.etr;
+    return t->configured && t->enc.config.cci && pe->ete_cb.cycles;
+}
+
+/* The PE's cycles now, never before the last report's. */
+static uint64_t cycles_now(pmt_pe *pe)
+{
+    const uint64_t c = pe->ete_cb.cycles(pe->ete_cb.user);
+    return c < pe->st.etr.cc_last ? pe->st.etr.cc_last : c;
+}
+
+/* A report made now, of `runs` runs of a range (1 but for a loop): the cycle each run's P0
+ * element was committed in. The runs took equal cycles, those since the last report split
+ * evenly, a remainder in the first (pmt_ete_range.count). */
+static void cc_timed(ete_out *o, uint64_t runs)
+{
+    pmt_pe *pe = o->pe;
+    struct pmt_ete_trace *t = &pe->st.etr;
+    if (!cc_on(pe)) {
+        if (t->configured && t->enc.config.cci && !pe->ete_cycles_warned) {
+            pe_log(pe, "ETE: TRCCONFIGR.CCI is set but no cycle source is connected "
+                       "(pmt_ete_set_callbacks): no Cycle Count packets");
+            pe->ete_cycles_warned = true;
+        }
+        return;
+    }
+    const uint64_t now = cycles_now(pe);
+    o->cc = true;
+    o->cc_step = (now - t->cc_last) / runs;
+    o->cc_base = now - o->cc_step * runs;
+    o->cc_run = 0;
+    t->cc_last = now;
+}
+
+/* The counter's largest value (TRCIDR2.CCSIZE: 12 to 20 bits). */
+static inline uint64_t cc_max(const struct pmt_ete_trace *t)
+{
+    return (UINT64_C(1) << t->enc.config.cc_size_bits) - 1;
+}
+
+/* A Commit element at cycle `at` (each traced P0 element commits at once: TRCIDR8.MAXSPEC = 0):
+ * with the cycle counter at or above TRCCCCTLR.THRESHOLD it requests a Cycle Count element
+ * (RGWQGS), generated at once (RGDTBW). True: requested, *count its value, the counter's: the
+ * cycles since the last one, or PMT_ETE_PKT_CC_UNKNOWN for the first after the enable (RYFMWB)
+ * and one beyond the counter's size (RYVWJW). cc_done restarts the counter once it is out. */
+static bool cc_due(struct pmt_ete_trace *t, uint64_t at, uint32_t *count)
+{
+    t->cc_commit = at;
+    const uint64_t n = at - t->cc_ref;
+    if (n < t->enc.config.cc_threshold)
+        return false;
+    *count = !t->cc_known || n > cc_max(t) ? PMT_ETE_PKT_CC_UNKNOWN : (uint32_t)n;
+    return true;
+}
+
+/* The Cycle Count element is out: it holds the counter at the commit at `at`, and the counter
+ * restarts from there (RBMVKB). */
+static inline void cc_done(struct pmt_ete_trace *t, uint64_t at)
+{
+    t->cc_ref = at;
+    t->cc_known = true;
+}
+
+/* The cycle count of a Timestamp element (TRCCONFIGR.CCI, RZMQLT): the cycles between the most
+ * recent Commit element, which it goes with, and the most recent Cycle Count element; it does
+ * not restart the counter (ITYVDN). UNKNOWN before the first Cycle Count element (RJNSWW) and
+ * beyond the counter's size (RNPYKS): the counter's value, since the enable, at most its
+ * largest. */
+static uint32_t ts_cycles(const struct pmt_ete_trace *t)
+{
+    const uint64_t n = t->cc_commit - t->cc_ref;
+    return (uint32_t)(n > cc_max(t) ? cc_max(t) : n);
 }
 
 /* --- Timestamps and events --- */
@@ -179,7 +285,8 @@ static void timestamp(ete_out *o)
     ete_options opt;
     ete_get_options(pe, &opt);
     uint64_t value = pe->ete_cb.timestamp(pe->ete_cb.user, timebase(opt.timestamp));
-    (void)pmt_ete_pkt_timestamp(&t->enc, room(o), value, false, 0);
+    const bool with_cc = t->enc.config.cci; /* RZMQLT: each Timestamp has a cycle count */
+    (void)pmt_ete_pkt_timestamp(&t->enc, room(o), value, with_cc, with_cc ? ts_cycles(t) : 0);
 }
 
 /* A Timestamp follows every synchronization of the stream (Trace Info). */
@@ -284,8 +391,16 @@ static void resolve_exception(ete_out *o, bool vector_traced, uint64_t vector)
         return;
     pmt_ete_pkt_context ctx;
     context_now(pe, &ctx);
-    (void)pmt_ete_pkt_exception(&t->enc, room(o), (pmt_ete_exception)t->exc_type, t->exc_return,
-                                &ctx, vector_traced ? vector : NO_ADDRESS);
+    const pmt_ete_exception type = (pmt_ete_exception)t->exc_type;
+    const uint64_t target = vector_traced ? vector : NO_ADDRESS;
+    /* The Exception element is a P0 element: committed when the exception was taken. */
+    uint32_t count = 0;
+    if (cc_on(pe) && cc_due(t, t->exc_cycles, &count) &&
+        pmt_ete_pkt_exception_cc(&t->enc, room(o), type, t->exc_return, &ctx, target, count) ==
+            PMT_ETE_PKT_OK)
+        cc_done(t, t->exc_cycles);
+    else
+        (void)pmt_ete_pkt_exception(&t->enc, room(o), type, t->exc_return, &ctx, target);
     after_call(o);
     t->address_due = NO_ADDRESS;
     pe->ete_stats.exceptions++;
@@ -305,25 +420,80 @@ static inline void p0_traced(pmt_pe *pe, const pmt_ete_range *r)
         pe->st.etr.address_due = r->next;
 }
 
+/* The atom of one run of `r` (the next of this report's runs with cycle counting), and the
+ * Cycle Count element its commit requests. */
+static void one_atom(ete_out *o, const pmt_ete_range *r)
+{
+    struct pmt_ete_trace *t = &o->pe->st.etr;
+    uint32_t count = 0;
+    if (o->cc) {
+        const uint64_t at = o->cc_base + o->cc_step * ++o->cc_run;
+        if (cc_due(t, at, &count) &&
+            pmt_ete_pkt_atom_cc(&t->enc, room(o), r->taken, r->next, count) == PMT_ETE_PKT_OK) {
+            cc_done(t, at);
+            after_call(o);
+            return;
+        }
+    }
+    (void)pmt_ete_pkt_atom(&t->enc, room(o), r->taken, r->next);
+    after_call(o);
+}
+
+/* `n` atoms of runs of `r` (a loop) whose commits request no Cycle Count element. */
+static void atoms(ete_out *o, const pmt_ete_range *r, uint64_t n)
+{
+    struct pmt_ete_trace *t = &o->pe->st.etr;
+    for (uint64_t left = n; left;) {
+        uint64_t done = 0;
+        if (pmt_ete_pkt_atoms(&t->enc, room(o), r->taken, left, r->next, &done) != PMT_ETE_PKT_OK ||
+            done == 0)
+            break; /* not reached: room() leaves space for one chunk at least */
+        left -= done;
+        if (o->cc) { /* a Timestamp after a synchronization goes with the last of them */
+            o->cc_run += done;
+            t->cc_commit = o->cc_base + o->cc_step * o->cc_run;
+        }
+        after_call(o);
+    }
+}
+
+/* Of the next `left` runs of this report, how many commit before the first that requests a
+ * Cycle Count element (left: none does): run j commits at cc_base + j * cc_step, and requests
+ * one when that is at least the threshold after the counter's start. */
+static uint64_t runs_before_cycle_count(const ete_out *o, uint64_t left)
+{
+    const struct pmt_ete_trace *t = &o->pe->st.etr;
+    const uint64_t need = t->cc_ref + t->enc.config.cc_threshold;
+    const uint64_t first = o->cc_base + o->cc_step * (o->cc_run + 1);
+    if (first >= need)
+        return 0;
+    if (o->cc_step == 0)
+        return left;
+    const uint64_t j = (need - o->cc_base + o->cc_step - 1) / o->cc_step; /* the first run */
+    return j - o->cc_run - 1 < left ? j - o->cc_run - 1 : left;
+}
+
 /* The P0 element ending a traced run: `count` atoms. */
 static void p0_element(ete_out *o, const pmt_ete_range *r)
 {
     pmt_pe *pe = o->pe;
-    struct pmt_ete_trace *t = &pe->st.etr;
     if (r->kind == PMT_ETE_P0_WFX && !pe->cfg.ete.wfx_p0)
         return;
     if (r->count == 1) {
-        (void)pmt_ete_pkt_atom(&t->enc, room(o), r->taken, r->next);
-        after_call(o);
+        one_atom(o, r);
+    } else if (!o->cc) {
+        atoms(o, r, r->count);
     } else {
-        for (uint64_t left = r->count; left;) {
-            uint64_t done = 0;
-            if (pmt_ete_pkt_atoms(&t->enc, room(o), r->taken, left, r->next, &done) !=
-                    PMT_ETE_PKT_OK ||
-                done == 0)
-                break; /* not reached: room() leaves space for one chunk at least */
-            left -= done;
-            after_call(o);
+        /* A loop with cycle counting: the runs between Cycle Count elements packed, the run
+         * whose commit requests one on its own. */
+        for (uint64_t done = 0; done < r->count;) {
+            const uint64_t n = runs_before_cycle_count(o, r->count - done);
+            atoms(o, r, n);
+            done += n;
+            if (done < r->count) {
+                one_atom(o, r);
+                done++;
+            }
         }
     }
     p0_traced(pe, r);
@@ -479,6 +649,8 @@ static inline held_as report_held(pmt_pe *pe, const pmt_ete_range *r)
     struct pmt_ete_trace *t = &pe->st.etr;
     if (t->flush_requested || t->pending_extin)
         return NOT_HELD; /* out_push has work */
+    if (cc_on(pe))
+        return NOT_HELD; /* its P0 element's cycle is needed: a report at its time */
     if (!t->configured) {
         if (t->enc.on || t->exc_pending)
             return NOT_HELD;
@@ -557,6 +729,7 @@ pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *r)
     note_start(pe, r->start);
     ete_out o;
     out_open(&o, pe);
+    cc_timed(&o, r->count);
     if (just_p0(pe, r)) {
         p0_element(&o, r);
     } else if (r->count > 1 && (pe->st.ete.vissctlr || events_at(pe, r->last))) {
@@ -566,8 +739,10 @@ pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *r)
          * an Event element after each run's atom, the Detected Trigger after the first. */
         pmt_ete_range once = *r;
         once.count = 1;
-        for (uint64_t n = 0; n < r->count; n++)
+        for (uint64_t n = 0; n < r->count; n++) {
+            o.cc_run = n; /* run n + 1 commits next, whether run n was traced or not */
             instructions(&o, r->start, r->last, &once);
+        }
     } else {
         instructions(&o, r->start, r->last, r);
     }
@@ -604,6 +779,8 @@ pmt_status pmt_ete_report_exception(pmt_pe *pe, const pmt_ete_exception_taken *e
     t->exc_traced = t->enc.on && ete_filter_now(pe)->active && ete_filter_now(pe)->exlevel_traced;
     t->exc_type = (uint8_t)e->type;
     t->exc_return = e->preferred_return;
+    if (cc_on(pe)) /* the cycle the exception was taken in: its Exception element commits then */
+        t->exc_cycles = t->cc_last = cycles_now(pe);
     t->expected = NO_ADDRESS; /* the vector */
     out_push(&o);
     return PMT_OK;
@@ -616,6 +793,10 @@ pmt_status pmt_ete_report_context_ids(pmt_pe *pe, uint32_t contextidr_el1, uint3
         return st;
     ete_unit_buffer_drain(pe);
     ete_set_context(pe, contextidr_el1, contextidr_el2);
+    /* The time of the instruction boundary the context applies from: a loop reported next
+     * (pmt_ete_range.count) starts there. */
+    if (cc_on(pe))
+        pe->st.etr.cc_last = cycles_now(pe);
     return PMT_OK;
 }
 
@@ -647,7 +828,7 @@ pmt_status pmt_ete_set_callbacks(pmt_pe *pe, const pmt_ete_callbacks *cb)
         pe->ete_cb = *cb;
     else
         memset(&pe->ete_cb, 0, sizeof pe->ete_cb);
-    pe->ete_ts_warned = false;
+    pe->ete_ts_warned = pe->ete_cycles_warned = false;
     return PMT_OK;
 }
 
@@ -749,5 +930,7 @@ const char *ete_trace_state_error(const pmt_pe *pe)
         return "etr.exc_type is not an exception type ETE defines";
     if (e->atom_count < 32 && (e->atoms >> e->atom_count) != 0)
         return "etr.enc.atoms has atoms past etr.enc.atom_count";
+    if (t->cc_ref > t->cc_commit || t->cc_commit > t->cc_last || t->exc_cycles > t->cc_last)
+        return "etr.cc_ref, cc_commit, exc_cycles and cc_last are not in the order of time";
     return NULL;
 }

@@ -55,7 +55,6 @@ pmt_pe_config pmt_pe_config_default(void)
     c.ete.num_rs_pairs = 8;
     c.ete.num_ext_in_sel = 4;
     c.ete.wfx_p0 = true;
-    c.ete.cycle_counting = false; /* no Cycle Count packets: TRCIDR0 says so */
     c.ete.ccitmin = 4;
     c.ete.timestamps = true;
     c.ete.branch_broadcast = true;

@@ -22,8 +22,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* "PMT4": the layout of a blob (this description); the number goes up when it changes. */
-#define PMT_STATE_MAGIC    0x504D5434u
+/* "PMT5": the layout of a blob (this description); the number goes up when it changes. */
+#define PMT_STATE_MAGIC    0x504D5435u
 #define STATE_HEADER_BYTES 8u /* magic, size: uint32_t each */
 #define S                  struct pmt_pe_arch
 #define F(m)               PE_FIELD(S, m)
@@ -90,7 +90,8 @@ static const struct pe_field state_fields[] = {
     R(etr.exc_type, 0, PMT_ETE_EXC_IMPDEF0 + 7), R(etr.pending_extin, 0, 0xF),
     F(etr.exc_pending), F(etr.exc_traced), F(etr.configured), F(etr.trigger_seen),
     F(etr.flush_requested), R(etr.buffered, 0, PMT_ETE_UNIT_BUFFER_MAX),
-    USED(etr.buffer, etr.buffered),
+    USED(etr.buffer, etr.buffered), F(etr.cc_ref), F(etr.cc_commit), F(etr.cc_last),
+    F(etr.exc_cycles), F(etr.cc_known),
 };
 /* clang-format on */
 

@@ -170,6 +170,16 @@ void a64_cpu::trace_sync(uint64_t at)
 
 void a64_cpu::trace_emit(const a64_trace_range &r)
 {
+    if (trace_stamp_ && trace_stamp_ != retired_ && late_.empty()) {
+        // A range that ended before now (trace_retired, trace_repeats): in the batch, with its
+        // time.
+        batch_[batch_n_] = r;
+        batch_times_.retired[batch_n_] = trace_stamp_;
+        if (++batch_n_ == batch_.size())
+            trace_deliver();
+        range_start_ = range_end_ = r.next;
+        return;
+    }
     trace_flush();
     if (__builtin_expect(!late_.empty(), 0)) {
         trace_emit_late(r);
@@ -215,13 +225,27 @@ void a64_cpu::trace_deliver()
 }
 
 // trace_emit when listeners joined the running trace: the first range of each starts where it
-// joined.
+// joined. A range that ended before now (trace_stamp_) goes to each as a batch of one, with its
+// time.
 void a64_cpu::trace_emit_late(const a64_trace_range &r)
 {
+    struct one_time final : a64_trace_times {
+        const a64_cpu *cpu;
+        uint64_t retired;
+        one_time(const a64_cpu *c, uint64_t n) : cpu(c), retired(n) {}
+        sc_core::sc_time offset(size_t) const override { return cpu->offset_at(retired); }
+    } const when(this, trace_stamp_);
+    const bool earlier = trace_stamp_ && trace_stamp_ != retired_;
+    auto deliver = [&](a64_trace_listener *l, const a64_trace_range &x) {
+        if (earlier)
+            l->on_ranges(&x, 1, when);
+        else
+            l->on_range(x);
+    };
     for (a64_trace_listener *l : listeners_) {
         trace_late *late = late_of(l);
         if (!late) {
-            l->on_range(r);
+            deliver(l, r);
             continue;
         }
         // A repeated range starts before the join only if the write is in the loop, which ends
@@ -229,7 +253,7 @@ void a64_cpu::trace_emit_late(const a64_trace_range &r)
         a64_trace_range first = r;
         first.start = late_start(*late, r.start, r.last);
         if (first.start <= r.last && (r.count == 1 || first.start == r.start))
-            l->on_range(first);
+            deliver(l, first);
         late->listener = nullptr;
     }
     late_.erase(
@@ -237,11 +261,19 @@ void a64_cpu::trace_emit_late(const a64_trace_range &r)
         late_.end());
 }
 
-// Instructions [begin, end) retired, in order, after those already seen.
-void a64_cpu::trace_retired(uint64_t begin, uint64_t end)
+// Instructions [begin, end) retired, in order, after those already seen. `counted`: retired_
+// counts them already (else it counts those before `begin`). Each range reported here ended
+// before now, at its P0 element: it carries that time (trace_stamp_).
+void a64_cpu::trace_retired(uint64_t begin, uint64_t end, bool counted)
 {
     if (end <= begin)
         return;
+    // retired_ when [begin, end) ended; a range reported ending before `at` ended earlier.
+    const uint64_t at_end = trace_stamp_ ? trace_stamp_
+                            : counted    ? retired_
+                                         : retired_ + (end - begin) / 4;
+    const uint64_t saved = trace_stamp_;
+    auto ended_before = [&](uint64_t at) { trace_stamp_ = at_end - (end - at) / 4; };
     if (!trace_synced_) {
         // Instructions before the one a listener joined at are not its.
         if (end <= trace_from_)
@@ -249,8 +281,11 @@ void a64_cpu::trace_retired(uint64_t begin, uint64_t end)
         begin = std::max(begin, trace_from_);
         trace_sync(begin);
     }
-    if (pending_.valid)
+    if (pending_.valid) {
+        ended_before(begin); // a branch decided by where this range starts
         trace_next(begin);
+        trace_stamp_ = saved;
+    }
     if (begin != range_end_) {
         // Not where the last report said execution goes on.
         stats_.trace_discontinuities++;
@@ -267,7 +302,9 @@ void a64_cpu::trace_retired(uint64_t begin, uint64_t end)
             pending_ = {true, end - 4, whole->last_insn, whole->last_p0};
             return;
         }
+        ended_before(end);
         trace_emit({range_start_, end - 4, whole->last_p0.kind, false, true, end, 1});
+        trace_stamp_ = saved;
         return;
     }
     for (uint64_t pc = begin; pc < end; pc += 4) {
@@ -284,7 +321,9 @@ void a64_cpu::trace_retired(uint64_t begin, uint64_t end)
         // ISB, WFx: execution goes on after it (a branch inside a range went on, not taken, to
         // pc + 4: blocks end at branches, so only as the last instruction of a cut block).
         const bool taken = !(is_branch(p.kind) && p.conditional);
+        ended_before(pc + 4);
         trace_emit({range_start_, pc, p.kind, p.conditional, taken, pc + 4, 1});
+        trace_stamp_ = saved;
         range_end_ = end;
     }
 }
@@ -305,7 +344,7 @@ void a64_cpu::trace_whole(const block_info &b, uint64_t next)
             return;
         }
     }
-    trace_retired(b.address, end);
+    trace_retired(b.address, end, true);
     trace_next(next);
 }
 
@@ -343,29 +382,44 @@ void a64_cpu::trace_next(uint64_t next)
 }
 
 // The block `b`, running, ran `runs` times more (a64_block_repeat): each run but the last ended
-// with the branch at its end taken to its start (that is what made it start again).
+// with the branch at its end taken to its start (that is what made it start again). retired_
+// counts them all: run n (0, 1, ...) ended when it was `first` + n * b.insns, and each range is
+// reported with the time it ended (trace_stamp_), not now.
 void a64_cpu::trace_repeats(const block_info &b, uint64_t runs)
 {
+    if (!runs)
+        return;
     const uint64_t end = b.address + b.size;
+    const uint64_t first = retired_ - (runs - 1) * b.insns;
+    if (trace_synced_ && pending_.valid) {
+        trace_stamp_ = first - b.insns; // a branch before the first run: decided as it started
+        trace_next(b.address);
+    }
     if (b.inner_p0 || !is_branch(b.last_p0.kind)) {
         for (uint64_t n = 0; n < runs; n++) {
+            trace_stamp_ = first + n * b.insns;
             trace_retired(b.address, end);
             trace_next(b.address);
         }
+        trace_stamp_ = 0;
         return;
     }
     // The first run may have started before the block (a range of several blocks).
+    trace_stamp_ = first;
     trace_retired(b.address, end);
     const bool merged = range_start_ == b.address;
     pending_.valid = false;
     a64_trace_range r{range_start_, end - 4,   b.last_p0.kind,   b.last_p0.conditional,
                       true,         b.address, merged ? runs : 1};
+    trace_stamp_ = merged ? retired_ : first;
     trace_emit(r);
     if (!merged && runs > 1) {
         r.start = b.address;
         r.count = runs - 1;
+        trace_stamp_ = retired_;
         trace_emit(r);
     }
+    trace_stamp_ = 0;
 }
 
 a64_trace_context a64_cpu::trace_context_now()

@@ -94,7 +94,18 @@ ocsd_datapath_resp_t on_element(const void *context, const ocsd_trc_index_t inde
         r.trace_on++;
         break;
     case OCSD_GEN_TRC_ELEM_PE_CONTEXT: r.pe_context++; break;
-    case OCSD_GEN_TRC_ELEM_TIMESTAMP: r.timestamps.push_back(e->timestamp); break;
+    case OCSD_GEN_TRC_ELEM_TIMESTAMP:
+        r.timestamps.push_back(e->timestamp);
+        if (e->has_cc)
+            r.timestamp_cycles.push_back(e->cycle_count);
+        break;
+    case OCSD_GEN_TRC_ELEM_EXCEPTION:
+        r.exceptions.push_back({e->exception_number, s->runs ? r.runs.size() : r.ranges.size()});
+        break;
+    case OCSD_GEN_TRC_ELEM_CYCLE_COUNT:
+        r.cycle_counts.push_back(
+            {e->cycle_count, s->runs ? r.runs.size() : r.ranges.size(), r.exceptions.size()});
+        break;
     case OCSD_GEN_TRC_ELEM_EVENT:
         r.events.push_back({e->trace_event.ev_number, r.ranges.size(), index});
         break;

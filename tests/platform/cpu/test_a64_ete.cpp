@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 using namespace pmtrace::platform;
 using namespace a64_test;
 
@@ -40,13 +42,16 @@ constexpr uint64_t trbsr_ec(uint64_t ec)
 // Runs `program` (after `setup` set up the platform) and decodes its capture: [buf, TRBPTR_EL1)
 // or, once the buffer wrapped (a buffer of `size` bytes, TRBSR_EL1.WRAP), all of it in time
 // order from TRBPTR_EL1 on.
-capture run_capture(const std::string &program, uint64_t size = 0,
-                    const pmtrace::test::platform_setup &setup = pmtrace::test::platform_setup())
+capture run_capture(
+    const std::string &program, uint64_t size = 0,
+    const pmtrace::test::platform_setup &setup = pmtrace::test::platform_setup(),
+    const std::function<void(vp_config &)> &configure = [](vp_config &) {})
 {
     capture c;
     vp_config config;
     config.pe.core.ete.feat_ete = true;
     config.a64.exec_log = true;
+    configure(config);
     c.r = run(program, config, 0, setup);
     c.at = labels(program);
     const uint64_t end = c.r.x[25]; // TRBPTR_EL1 at the end (ete.inc)
@@ -141,6 +146,93 @@ std::vector<executed> whole_window(const capture &c)
     return window(c, expand(*c.r.platform->a64->exec_log()), [](const executed &) { return true; });
 }
 
+// The timing model of the cycle counting tests: 2 cycles an instruction, 5 an exception entry.
+constexpr uint64_t cpi = 2, entry_cycles = 5;
+
+void cycle_timing(vp_config &config)
+{
+    config.a64.cycles_per_instruction = cpi;
+    config.a64.exception_entry_cycles = entry_cycles;
+}
+
+// The Commit elements of the window the trace must hold, in order (with TRCIDR8.MAXSPEC 0 each
+// traced P0 element commits at once): from the execution log, each P0 element (each run of a
+// range) and each exception taken, at an Exception level `traced` keeps, with the PE's cycle
+// when it committed: the end of its instruction, the end of the entry for an exception (the
+// timing model: cpi cycles an instruction, entry_cycles an entry; nothing else stalls in the
+// capture programs).
+std::vector<uint64_t> commit_cycles(const capture &c, const std::function<bool(unsigned)> &traced)
+{
+    const a64_exec_log &log = *c.r.platform->a64->exec_log();
+    const uint64_t first = c.at("enable_isb"), off = c.at("ete_off");
+    std::vector<uint64_t> out;
+    uint64_t cycle = 0;
+    unsigned el = 0;
+    bool in = false;
+    for (const a64_exec_log::record &rec : log.records()) {
+        if (rec.what == a64_exec_log::kind::context) {
+            el = log.contexts()[rec.index].context.el;
+        } else if (rec.what == a64_exec_log::kind::range) {
+            const a64_trace_range &r = log.ranges()[rec.index];
+            if (r.start <= off && off <= r.last)
+                break;
+            for (uint64_t n = 0; n < r.count; n++) {
+                cycle += ((r.last - r.start) / 4 + 1) * cpi;
+                in = in || r.last == first;
+                if (in && traced(el))
+                    out.push_back(cycle);
+            }
+        } else if (rec.what == a64_exec_log::kind::exception) {
+            const a64_trace_exception_taken &e = log.exceptions()[rec.index];
+            cycle += (e.preferred_return - e.range_start) / 4 * cpi + entry_cycles;
+            if (in && traced(el))
+                out.push_back(cycle);
+            el = e.to.el;
+        }
+    }
+    return out;
+}
+
+// The decoded Commit elements before each Cycle Count element: the ranges that end with a P0
+// element (a branch, an ISB) before it, and the Exception elements.
+std::vector<size_t> commits_before(const decode_result &d)
+{
+    std::vector<size_t> p0(d.ranges.size() + 1, 0); // p0[n]: of the first n ranges
+    for (size_t i = 0; i < d.ranges.size(); i++) {
+        const instr_kind k = d.ranges[i].last_kind;
+        p0[i + 1] = p0[i] + (k == instr_kind::branch || k == instr_kind::indirect_branch ||
+                             k == instr_kind::isb);
+    }
+    std::vector<size_t> out;
+    for (const trace_cycle_count &cc : d.cycle_counts)
+        out.push_back(p0[cc.after_ranges] + cc.after_exceptions);
+    return out;
+}
+
+// Each Cycle Count element after the first (which is UNKNOWN, RYFMWB: 0) is the cycles the CPU
+// spent from the commit the one before it followed to the commit it follows, and so they add up
+// to the cycles from the first of those commits to the last. Returns their sum.
+uint64_t expect_counts_are_the_cycles(const capture &c, const std::vector<uint64_t> &commits)
+{
+    const std::vector<trace_cycle_count> &cc = c.decoded.cycle_counts;
+    const std::vector<size_t> at = commits_before(c.decoded);
+    EXPECT_GT(cc.size(), 1u);
+    if (cc.size() < 2)
+        return 0;
+    EXPECT_EQ(cc[0].cycles, 0u) << "the first count after the enable is UNKNOWN";
+    uint64_t sum = 0;
+    for (size_t k = 1; k < cc.size(); k++) {
+        EXPECT_GE(at[k - 1], 1u);
+        EXPECT_LE(at[k], commits.size());
+        if (at[k - 1] < 1 || at[k] > commits.size() || at[k] <= at[k - 1])
+            return 0;
+        EXPECT_EQ(cc[k].cycles, commits[at[k] - 1] - commits[at[k - 1] - 1]) << "count " << k;
+        sum += cc[k].cycles;
+    }
+    EXPECT_EQ(sum, commits[at.back() - 1] - commits[at.front() - 1]);
+    return sum;
+}
+
 } // namespace
 
 // Everything the CPU executed between the enable and the disable is in the capture: loops (a
@@ -174,6 +266,49 @@ TEST(A64Ete, CaptureDecodesIntoWhatTheCpuExecuted)
         eret++;
     ASSERT_LT(eret + 1, got.size());
     EXPECT_TRUE(in_long_loop(got[eret + 1].start)) << got[eret + 1];
+}
+
+// Cycle counting (TRCCONFIGR.CCI) with TRCCCCTLR.THRESHOLD 1, the platform's TRCIDR3.CCITMIN
+// being 1: a Cycle Count element at every commit, counting the PE's cycles (the clock PMCCNTR_EL0
+// counts: 2 cycles an instruction and 5 an exception entry here). The capture decodes into
+// exactly what the CPU executed, and each count is the cycles the CPU spent between its commit
+// and the one before: the loops (the 20000 runs of one block the CPU reports at once among
+// them), the calls, the SVCs and the PMU overflow IRQ with their entries.
+TEST(A64Ete, CycleCountsAreTheCyclesTheCpuSpent)
+{
+    const capture c =
+        run_capture("ete_capture_cc", 0, pmtrace::test::platform_setup(), [](vp_config &config) {
+            config.pe.core.ete.ccitmin = 1;
+            cycle_timing(config);
+        });
+    expect_same(c, whole_window(c));
+    const std::vector<uint64_t> commits = commit_cycles(c, [](unsigned) { return true; });
+    ASSERT_GT(commits.size(), 20000u);
+    // Threshold 1: every commit has its Cycle Count element.
+    EXPECT_EQ(c.decoded.cycle_counts.size(), commits.size());
+    EXPECT_EQ(c.decoded.exceptions.size(), 3u); // the IRQ, the SVC at EL1, the SVC from EL0
+    const uint64_t sum = expect_counts_are_the_cycles(c, commits);
+    EXPECT_EQ(sum, commits.back() - commits.front());
+}
+
+// Linux's perf cycacc: TRCCCCTLR 0x100, with timestamps and EL0 excluded from the trace. The
+// counts above the threshold are the cycles between their commits, EL0's included where trace
+// skipped it (IMCCBH); every Timestamp carries a cycle count (RZMQLT), at most the counter's.
+TEST(A64Ete, CycleCountsWithTimestampsAndAFilter)
+{
+    const capture c =
+        run_capture("ete_capture_cc_el0x", 0, pmtrace::test::platform_setup(), cycle_timing);
+    expect_same(c, window(c, expand(*c.r.platform->a64->exec_log()),
+                          [](const executed &x) { return x.el == 1; }));
+    const std::vector<uint64_t> commits = commit_cycles(c, [](unsigned el) { return el == 1; });
+    ASSERT_GT(c.decoded.cycle_counts.size(), 100u);
+    for (size_t k = 1; k < c.decoded.cycle_counts.size(); k++)
+        EXPECT_GE(c.decoded.cycle_counts[k].cycles, 0x100u) << "count " << k;
+    expect_counts_are_the_cycles(c, commits);
+    EXPECT_GT(c.decoded.timestamps.size(), 2u);
+    EXPECT_EQ(c.decoded.timestamp_cycles.size(), c.decoded.timestamps.size());
+    for (uint32_t n : c.decoded.timestamp_cycles)
+        EXPECT_LT(n, 1u << 12); // TRCIDR2.CCSIZE 0: a 12-bit counter
 }
 
 // A trace unit that software leaves disabled gets no reports from the CPU (trace off costs no

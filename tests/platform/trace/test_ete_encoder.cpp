@@ -262,7 +262,8 @@ TEST(EteEncoder, RegistersDescribeAnEte)
     EXPECT_EQ(r.trcdevarch, 0x47705A13u);
     EXPECT_TRUE(r.is_ete());
     EXPECT_EQ(r.trcidr2 & 0x1Fu, 0x8u) << "IASIZE: 64-bit instruction addresses";
-    EXPECT_EQ(r.trcidr0 & (1u << 7), 0u) << "TRCCCI: no cycle counting";
+    // TRCCCI reads as 1 in ETE (D24.4.31): cycle counting is implemented, and not enabled.
+    EXPECT_EQ(r.trcidr0 & (1u << 7), 1u << 7) << "TRCCCI: cycle counting implemented";
     EXPECT_EQ(r.trcconfigr & ((1u << 4) | (1u << 6) | (1u << 7) | (1u << 11)), 0u)
         << "CCI, CID, VMID, TS off";
 }

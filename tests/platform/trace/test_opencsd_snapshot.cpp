@@ -54,7 +54,7 @@ TEST(OpencsdSnapshot, WritesTheFilesOpenCsdReads)
                                                  "address=0x0000000040100000\n"
                                                  "length=0x2\n");
     // The encoder's trace unit (trace_types.h): TRCCONFIGR RES1 bit only; TRCDEVARCH an ETE;
-    // TRCIDR0 RES1, TRCBB, TSSIZE 64-bit, COMMOPT; TRCIDR1 Arm, "see TRCDEVARCH";
+    // TRCIDR0 RES1, TRCBB, TRCCCI, TSSIZE 64-bit, COMMOPT; TRCIDR1 Arm, "see TRCDEVARCH";
     // TRCIDR2 IASIZE 64, CIDSIZE 32, VMIDSIZE 32.
     EXPECT_EQ(read_text(dir.path / "ete_0.ini"), "[device]\n"
                                                  "name=ete_0\n"
@@ -65,7 +65,7 @@ TEST(OpencsdSnapshot, WritesTheFilesOpenCsdReads)
                                                  "TRCCONFIGR=0x00000001\n"
                                                  "TRCTRACEIDR=0x00000010\n"
                                                  "TRCDEVARCH=0x47705a13\n"
-                                                 "TRCIDR0=0x28000021\n"
+                                                 "TRCIDR0=0x280000a1\n"
                                                  "TRCIDR1=0x4100fff0\n"
                                                  "TRCIDR2=0x00001088\n"
                                                  "TRCIDR8=0x00000000\n");

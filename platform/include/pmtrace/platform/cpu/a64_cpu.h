@@ -362,7 +362,7 @@ class a64_cpu : public sc_core::sc_module,
     void update_trace_listeners(uint64_t from);
     void join_trace(a64_trace_listener *listener, uint64_t from);
     static uint64_t late_start(const trace_late &l, uint64_t start, uint64_t last);
-    void trace_retired(uint64_t begin, uint64_t end);
+    void trace_retired(uint64_t begin, uint64_t end, bool counted = false);
     void trace_whole(const block_info &b, uint64_t next);
     void trace_repeats(const block_info &b, uint64_t runs);
     void trace_next(uint64_t next);
@@ -531,6 +531,11 @@ class a64_cpu : public sc_core::sc_module,
     // platform).
     std::vector<a64_trace_range> batch_;
     size_t batch_n_ = 0;
+    // The value of retired_ when the range trace_emit reports ended, when that is not now (0:
+    // now): a P0 element inside the instructions trace_retired reports, the runs trace_repeats
+    // reports. Such a range goes through the batch with its time (a trace unit's cycle counts
+    // need each P0 element's).
+    uint64_t trace_stamp_ = 0;
     // Their times: retired_ when each ended.
     struct batch_times final : a64_trace_times {
         const a64_cpu *cpu = nullptr;

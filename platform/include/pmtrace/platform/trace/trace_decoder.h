@@ -51,10 +51,33 @@ struct trace_event {
     uint64_t byte;
 };
 
+// An Exception element (OCSD_GEN_TRC_ELEM_EXCEPTION): its type (the packet's TYPE, as
+// pmt_ete_exception numbers them), after the first `after_ranges` ranges (or runs, with
+// decode_options::runs); the last of them, when the exception was taken after instructions
+// that end without a P0 element, ends at its preferred return address.
+struct trace_exception_element {
+    uint32_t type;
+    size_t after_ranges;
+};
+
+// A Cycle Count element (OCSD_GEN_TRC_ELEM_CYCLE_COUNT, TRCCONFIGR.CCI): `cycles` processor
+// cycles from the commit of the P0 element the Cycle Count element before it followed to the
+// commit of the P0 element it follows (0: UNKNOWN, as the first after the trace unit is enabled),
+// after the first `after_ranges` ranges (or runs, with decode_options::runs) and
+// `after_exceptions` Exception elements: the P0 element it follows is the last of those (a range
+// that ends with a P0 element, or an Exception element).
+struct trace_cycle_count {
+    uint32_t cycles;
+    size_t after_ranges;
+    size_t after_exceptions;
+};
+
 struct decode_result {
-    std::vector<instruction_range> ranges; // in execution order
-    std::vector<range_run> runs;           // the same, with decode_options::runs
-    std::vector<trace_event> events;       // in trace order (after_ranges: of `ranges`)
+    std::vector<instruction_range> ranges;           // in execution order
+    std::vector<range_run> runs;                     // the same, with decode_options::runs
+    std::vector<trace_event> events;                 // in trace order (after_ranges: of `ranges`)
+    std::vector<trace_exception_element> exceptions; // in trace order
+    std::vector<trace_cycle_count> cycle_counts;     // in trace order
 
     uint32_t errors = 0;
     std::vector<std::string> messages; // one per error (the first max_messages of them)
@@ -69,7 +92,9 @@ struct decode_result {
     uint32_t trace_on = 0;   // OCSD_GEN_TRC_ELEM_TRACE_ON: trace (re)started (a Trace On packet)
     uint32_t pe_context = 0; // OCSD_GEN_TRC_ELEM_PE_CONTEXT elements
     std::vector<uint64_t> timestamps; // OCSD_GEN_TRC_ELEM_TIMESTAMP elements, in order
-    uint32_t bad_packets = 0;         // headers and sequences OpenCSD's packet processor rejected
+    // The cycle counts of those that carry one (TRCCONFIGR.CCI: each does), in order.
+    std::vector<uint32_t> timestamp_cycles;
+    uint32_t bad_packets = 0; // headers and sequences OpenCSD's packet processor rejected
     uint32_t memory_gaps = 0; // OCSD_GEN_TRC_ELEM_ADDR_NACC: no memory image where trace went
     uint64_t bytes = 0;       // bytes given to the decoder
 

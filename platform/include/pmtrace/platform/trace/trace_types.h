@@ -5,10 +5,11 @@
 // instructions in between from memory) - and what it reports: instruction ranges.
 //
 // The default register values describe the trace unit pmtrace's ETE encoder (ete_encoder.h)
-// stands in for: an ETE (FEAT_ETE) tracing instructions only - no cycle counting, no
-// timestamps, no context ID or VMID in Context packets, no return stack, no branch broadcast -
-// with 64-bit instruction addresses. The snapshot writer (opencsd_snapshot.h) and the decoder
-// (trace_decoder.h) both take these values, so what is written and what is decoded agree.
+// stands in for: an ETE (FEAT_ETE) tracing instructions only - cycle counting implemented (as in
+// every ETE) but not enabled, no timestamps, no context ID or VMID in Context packets, no return
+// stack, no branch broadcast - with 64-bit instruction addresses. The snapshot writer
+// (opencsd_snapshot.h) and the decoder (trace_decoder.h) both take these values, so what is written
+// and what is decoded agree.
 #ifndef PMTRACE_PLATFORM_TRACE_TYPES_H
 #define PMTRACE_PLATFORM_TRACE_TYPES_H
 
@@ -22,10 +23,12 @@ namespace pmtrace::platform
 namespace ete_fields
 {
 // TRCIDR0 (ETE): bit 0 RES1; TRCBB [5] branch broadcast implemented; TRCCCI [7] cycle counting
-// implemented (0 here); RETSTACK [9]; QSUPP [16:15] Q elements (0: none); TSSIZE [28:24]
-// 0b01000: 64-bit timestamps; COMMOPT [29] 1: commit mode 1 (no commit packets).
+// implemented ("reads as 1" in ETE, Arm ARM D24.4.31); RETSTACK [9]; QSUPP [16:15] Q elements
+// (0: none); TSSIZE [28:24] 0b01000: 64-bit timestamps; COMMOPT [29] 1: commit mode 1 (RAO with
+// TRCCCI and MAXSPEC 0: no commit field in Cycle Count packets).
 constexpr uint32_t trcidr0_res1 = 1u << 0;
 constexpr uint32_t trcidr0_trcbb = 1u << 5;
+constexpr uint32_t trcidr0_trccci = 1u << 7;
 constexpr uint32_t trcidr0_tssize_64 = 0x8u << 24;
 constexpr uint32_t trcidr0_commopt = 1u << 29;
 // TRCIDR1: DESIGNER [31:24] 0x41 (Arm); [15:12] RES1; TRCARCHMAJ [11:8] and TRCARCHMIN [7:4]
@@ -56,7 +59,8 @@ constexpr uint8_t trace_id_max = 0x6F;
 // The values a decoder is configured from (the registers OpenCSD reads from a snapshot).
 struct ete_registers {
     uint32_t trcidr0 = ete_fields::trcidr0_res1 | ete_fields::trcidr0_trcbb |
-                       ete_fields::trcidr0_tssize_64 | ete_fields::trcidr0_commopt;
+                       ete_fields::trcidr0_trccci | ete_fields::trcidr0_tssize_64 |
+                       ete_fields::trcidr0_commopt;
     uint32_t trcidr1 = ete_fields::trcidr1_designer_arm | ete_fields::trcidr1_res1 |
                        ete_fields::trcidr1_arch_see_devarch;
     uint32_t trcidr2 = ete_fields::trcidr2_iasize_64 | ete_fields::trcidr2_cidsize_32 |
