@@ -135,6 +135,16 @@ void a64_cpu::device_insn_done()
         block_begin_ = device_insn_.pc + 4;
 }
 
+// The device access in progress answered an error at virtual address va: its instruction does
+// not complete, nor does the rest of its block; the engine stops (bus_error_stop takes the abort).
+bool a64_cpu::device_error(uint64_t va)
+{
+    device_insn_.active = false;
+    block_active_ = false;
+    abort_ = {true, device_insn_.pc, va, device_insn_.write};
+    return false;
+}
+
 bool a64_cpu::on_device_access(uint64_t pa, unsigned size, bool write, uint64_t &value)
 {
     device_insn &d = device_insn_;
@@ -151,10 +161,7 @@ bool a64_cpu::on_device_access(uint64_t pa, unsigned size, bool write, uint64_t 
                                 ? d.value[i]
                                 : (d.value[i] >> (8 * at)) & ((uint64_t{1} << (8 * size)) - 1);
             } else if (!bus_access(write, pa, size, value)) {
-                d.active = false;
-                block_active_ = false;
-                abort_ = {true, d.pc, d.va + i * d.size + at, write};
-                return false;
+                return device_error(d.va + i * d.size + at);
             }
             d.left -= std::min(d.left, size);
             if (!d.left)
@@ -209,20 +216,14 @@ bool a64_cpu::on_device_access(uint64_t pa, unsigned size, bool write, uint64_t 
         for (unsigned i = 0; i < d.count; i++) {
             uint64_t v = write ? engine_->x(i == 0 ? m.rt : m.rt2) : 0;
             if (!bus_access(write, d.pa[i], 8, v)) {
-                d.active = false;
-                block_active_ = false;
-                abort_ = {true, pc, d.va + i * 8, write};
-                return false;
+                return device_error(d.va + i * 8);
             }
             d.value[i] = v;
         }
         if (!write)
             value = d.value[0] & ((uint64_t{1} << (8 * size)) - 1);
     } else if (!bus_access(write, pa, size, value)) {
-        d.active = false;
-        block_active_ = false;
-        abort_ = {true, pc, d.va, write};
-        return false;
+        return device_error(d.va);
     }
     d.left -= std::min(d.left, size);
     if (!d.left)

@@ -316,6 +316,7 @@ class a64_cpu : public sc_core::sc_module,
     void stop_before_next();
     // Devices (a64_cpu_device.cpp).
     void device_insn_done();
+    bool device_error(uint64_t va);
     void take_external_abort(uint64_t pc, uint64_t va, bool write);
     void bus_error_stop();
     void retire_one(uint32_t insn, uint64_t pc);
