@@ -119,6 +119,14 @@ struct pmt_ete_trace {
                             UNKNOWN (RYFMWB) */
 };
 
+/* The OS Double Lock's registers (debug/os_lock.c), with pmt_pe_config.os_lock_registers; the
+ * OS Lock itself is pe.os_lock (OSLSR_EL1.OSLK), and pe.double_lock is DoubleLockStatus() as
+ * these and Halted() make it. Both 0 without the option. */
+struct pmt_os_lock_regs {
+    bool dlk;       /* OSDLR_EL1.DLK */
+    bool corenpdrq; /* DBGPRCR_EL1.CORENPDRQ */
+};
+
 /* The architectural state: plain data, saved and restored field by field as pe/state.c
  * describes it (a field added here must be described there, with the values it may hold). */
 struct pmt_pe_arch {
@@ -130,6 +138,7 @@ struct pmt_pe_arch {
     struct pmt_trbe_regs trbe;
     struct pmt_ete_regs ete;
     struct pmt_ete_trace etr;
+    struct pmt_os_lock_regs oslock;
 };
 
 /* Lazy counting: the counters that currently count one event number share a slot. count()
@@ -307,6 +316,22 @@ uint64_t pcs_pmu_read(pmt_pe *pe, enum pcs_pmu_reg reg, bool sample, bool memory
 void pcs_pmu_write(pmt_pe *pe, enum pcs_pmu_reg reg, uint64_t value); /* PMPCSCTL; others RO */
 /* PMDEVID.PCSample: 0, 1 (FEAT_PCSRv8p2) or 2 (FEAT_PCSRv8p9). */
 unsigned pcs_pmdevid_pcsample(const pmt_pe *pe);
+/* The OS Lock and the OS Double Lock (debug/os_lock.c): OSLAR_EL1, OSLSR_EL1, OSDLR_EL1 and
+ * DBGPRCR_EL1, the model's registers with pmt_pe_config.os_lock_registers (else NOT_MINE). */
+bool os_lock_owns(pmt_reg_id id);
+void os_lock_reset(pmt_pe *pe); /* Cold reset: OSLK 1, DLK 0, CORENPDRQ 0 */
+pmt_access os_lock_sysreg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value);
+pmt_access os_lock_sysreg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value);
+/* DoubleLockStatus() of the registers with Halted() = s->debug. */
+bool os_lock_double_lock_status(const pmt_pe *pe, const pmt_pe_state *s);
+/* A state pmt_pe_set_state takes: with the option, os_lock and double_lock are the model's. */
+void os_lock_keep(const pmt_pe *pe, pmt_pe_state *s);
+/* The MDCR_EL2 and MDCR_EL3 fields the OS Lock registers' traps read (TDE, TDOSA). */
+uint64_t os_lock_mdcr_el2_mask(const pmt_pe *pe);
+uint64_t os_lock_mdcr_el3_mask(const pmt_pe *pe);
+/* Why the OS Lock state in pe->st cannot be this model's, or NULL (a restored state). */
+const char *os_lock_state_error(const pmt_pe *pe);
+
 /* The Trace Buffer Unit (trbe/). */
 bool trbe_owns(pmt_reg_id id); /* a register of the Trace Buffer Unit or FEAT_TRF */
 void trbe_reset(pmt_pe *pe);

@@ -656,6 +656,27 @@ TEST_F(Ete, D24_4_51_OsLockDisablesTheTraceUnit)
     EXPECT_FALSE(idle());
 }
 
+// With the OS Lock registers in the model (os_lock_registers, as the platform's CPUs use it):
+// the PE OS Lock is locked out of reset (OSLSR_EL1.OSLK), so a unit enabled then is disabled,
+// Idle, until OSLAR_EL1 unlocks it (etm4x's probe and enable: etm4_os_unlock); locking it again
+// (etm4x's save path: etm4_os_lock) disables the unit, Idle and stable at the first poll.
+TEST_F(Ete, D24_4_51_ThePeOsLockOfOslarEl1ControlsTheUnit)
+{
+    cfg.os_lock_registers = true;
+    make_ete();
+    EXPECT_EQ(rd(PMT_REG_TRCOSLSR), 0x12u); // OSLM 0b100, OSLK 1
+    enable();
+    EXPECT_EQ(rd(PMT_REG_TRCSTATR), 3u); // IDLE, PMSTABLE
+    EXPECT_EQ(rd(PMT_REG_TRCPRGCTLR), 1u);
+    wr(PMT_REG_OSLAR_EL1, 0);
+    EXPECT_EQ(rd(PMT_REG_TRCOSLSR), 0x10u);
+    EXPECT_EQ(rd(PMT_REG_TRCSTATR), 0u); // enabled: not Idle
+    wr(PMT_REG_OSLAR_EL1, 1);
+    EXPECT_EQ(rd(PMT_REG_TRCOSLSR), 0x12u);
+    EXPECT_EQ(rd(PMT_REG_TRCSTATR), 3u);
+    EXPECT_FALSE(ete_active(pe));
+}
+
 TEST_F(Ete, D24_4_WritesWhileNotIdleAreLoggedAndApply)
 {
     make_ete();

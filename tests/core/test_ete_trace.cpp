@@ -142,6 +142,48 @@ TEST_F(EteTrace, DisablingOutputsThePendingAtomsAndTheUnitIsIdle)
     expect_ranges(d, want);
 }
 
+// The PE OS Lock controls the unit (TRCOSLSR.OSLM = 0b100), here through the model's OSLAR_EL1
+// (os_lock_registers), locked out of reset: a unit enabled while the lock is held is Idle and
+// traces nothing, no byte reaches the buffer; released, trace starts at the next instruction and
+// decodes.
+TEST_F(EteTrace, TheOsLockHeldWhileEnablingTracesNothingUntilReleased)
+{
+    cfg.os_lock_registers = true;
+    start(); // TRCPRGCTLR.EN = 1, the lock held
+    EXPECT_EQ(rd(PMT_REG_TRCOSLSR), 0x12u);
+    EXPECT_EQ(rd(PMT_REG_TRCSTATR), 3u); // IDLE, PMSTABLE
+    go(0);
+    run_program();
+    EXPECT_EQ(stats().bytes, 0u);
+    ASSERT_EQ(pmt_trbe_tsb_csync(pe), PMT_OK);
+    EXPECT_EQ(ptr(), BASE);
+    wr_el(1, PMT_REG_OSLAR_EL1, 0);
+    EXPECT_EQ(rd_el(1, PMT_REG_TRCSTATR), 0u);
+    range(AFTER, AFTER + 4, PMT_ETE_P0_DIRECT, true, AFTER, 3);
+    expect_ranges(decode_capture(), std::vector<element>(3, range_of(AFTER, 2, true)));
+}
+
+// Linux's etm4x saves the unit's state on CPU power-down by locking the OS Lock and polling
+// TRCSTATR.PMSTABLE (__etm4_cpu_save): the lock disables the unit, whose trace so far goes out
+// (the pending atoms packed) so that it is Idle and stable at the first poll; what runs while
+// the lock is held is not traced.
+TEST_F(EteTrace, LockingTheOsLockOutputsTheTraceAndStopsIt)
+{
+    cfg.os_lock_registers = true;
+    start(0, 0x201, false);
+    wr(PMT_REG_OSLAR_EL1, 0);
+    wr(PMT_REG_TRCPRGCTLR, 1);
+    go(0);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 5);
+    wr_el(1, PMT_REG_OSLAR_EL1, 1);
+    EXPECT_EQ(rd_el(1, PMT_REG_TRCSTATR), 3u);
+    const uint64_t bytes = stats().bytes;
+    EXPECT_GT(bytes, 0u);
+    range(LOOP, LOOP + 8, PMT_ETE_P0_DIRECT, true, LOOP, 5);
+    EXPECT_EQ(stats().bytes, bytes);
+    expect_ranges(decode_capture(), std::vector<element>(5, range_of(LOOP, 3, true)));
+}
+
 TEST_F(EteTrace, TimestampsComeFromTheGenericCounterAtEachSynchronization)
 {
     ts_value = 0xABCDE;

@@ -159,6 +159,15 @@ typedef struct pmt_pe_config {
                                  PMT_PCSR_DEBUG_FRAME); default false */
     bool pmpcsctl_imp;        /* PMPCSCTL.IMP (FEAT_PCSRv8p9): EN suspends and resumes sampling;
                                  default true */
+    /* The OS Lock and the OS Double Lock (D24.3.23, D24.3.27, D24.3.28, D24.3.9). false (the
+     * default): the CPU model holds OSLAR_EL1, OSLSR_EL1, OSDLR_EL1 and DBGPRCR_EL1 and reports
+     * OSLSR_EL1.OSLK and DoubleLockStatus() in pmt_pe_state.os_lock and double_lock; the
+     * model answers PMT_ACCESS_NOT_MINE for them. true: they are the model's registers (a CPU
+     * routes their MRS and MSR here), with FEAT_DoubleLock, the traps MDCR_EL2.{TDE, TDOSA} and
+     * MDCR_EL3.TDOSA (which MDCR_ELx then store), OSLSR_EL1.OSLK 1 after a Cold reset, and
+     * pmt_pe_set_state keeping os_lock and double_lock as the registers make them (whatever
+     * the state given says). docs/choices.md "The OS Lock". */
+    bool os_lock_registers;
     /* The Trace Buffer Unit (pmt_trbe.h); trbe.feat_trbe is false by default. */
     pmt_trbe_config trbe;
     /* The ETE trace unit (pmt_ete.h); ete.feat_ete is false by default. */
@@ -207,7 +216,9 @@ size_t pmt_pe_state_size(const pmt_pe *pe);
 pmt_status pmt_pe_save(pmt_pe *pe, void *buffer, size_t size);
 pmt_status pmt_pe_restore(pmt_pe *pe, const void *buffer, size_t size);
 
-/* The CPU tells the model its state; everything depending on it is re-evaluated. */
+/* The CPU tells the model its state; everything depending on it is re-evaluated. With
+ * os_lock_registers, state->os_lock and double_lock are not read: the model keeps its own
+ * (pmt_pe_get_state reports them). */
 pmt_status pmt_pe_set_state(pmt_pe *pe, const pmt_pe_state *state);
 pmt_pe_state pmt_pe_get_state(const pmt_pe *pe);
 

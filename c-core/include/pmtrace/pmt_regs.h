@@ -44,11 +44,13 @@ extern "C" {
     X(PMECR, PMEE, 0, 2) X(PMECR, KPME, 2, 1) X(PMECR, SSE, 3, 2) \
     X(PMSSCR, SS, 0, 1) X(PMSSCR, NC, 32, 1) \
     X(MDCR_EL2, HPMN, 0, 5) X(MDCR_EL2, TPMCR, 5, 1) X(MDCR_EL2, TPM, 6, 1) \
-    X(MDCR_EL2, HPME, 7, 1) X(MDCR_EL2, HPMD, 17, 1) X(MDCR_EL2, TTRF, 19, 1) \
+    X(MDCR_EL2, HPME, 7, 1) X(MDCR_EL2, TDE, 8, 1) X(MDCR_EL2, TDOSA, 10, 1) \
+    X(MDCR_EL2, HPMD, 17, 1) X(MDCR_EL2, TTRF, 19, 1) \
     X(MDCR_EL2, HCCD, 23, 1) X(MDCR_EL2, E2TB, 24, 2) X(MDCR_EL2, HLP, 26, 1) \
     X(MDCR_EL2, MTPME, 28, 1) X(MDCR_EL2, HPMFZO, 29, 1) X(MDCR_EL2, PMSSE, 30, 2) \
     X(MDCR_EL2, HPMFZS, 36, 1) X(MDCR_EL2, PMEE, 40, 2) \
     X(MDCR_EL3, RLTE, 0, 1) X(MDCR_EL3, TPM, 6, 1) X(MDCR_EL3, EnPM2, 7, 1) \
+    X(MDCR_EL3, TDOSA, 10, 1) \
     X(MDCR_EL3, SPME, 17, 1) X(MDCR_EL3, STE, 18, 1) X(MDCR_EL3, TTRF, 19, 1) \
     X(MDCR_EL3, EPMAD, 21, 1) X(MDCR_EL3, SCCD, 23, 1) X(MDCR_EL3, NSTB, 24, 2) \
     X(MDCR_EL3, NSTBE, 26, 1) X(MDCR_EL3, MTPME, 28, 1) X(MDCR_EL3, PMSSE, 30, 2) \
@@ -56,8 +58,11 @@ extern "C" {
     X(MDCR_EL3, PMEE, 40, 2) X(MDCR_EL3, EnPMSS, 44, 1) X(MDCR_EL3, EPMSSAD, 45, 2) \
     X(MDCR_EL3, ETBAD, 48, 2) X(MDCR_EL3, TRBEE, 53, 2) \
     X(DFR0, TraceVer, 4, 4) X(DFR0, PMUVer, 8, 4) X(DFR0, PMSS, 16, 4) X(DFR0, SEBEP, 24, 4) \
-    X(DFR0, TraceFilt, 40, 4) X(DFR0, TraceBuffer, 44, 4) X(DFR0, ExtTrcBuff, 56, 4) \
-    X(DFR0, HPMN0, 60, 4) \
+    X(DFR0, DoubleLock, 36, 4) X(DFR0, TraceFilt, 40, 4) X(DFR0, TraceBuffer, 44, 4) \
+    X(DFR0, ExtTrcBuff, 56, 4) X(DFR0, HPMN0, 60, 4) \
+    X(OSLAR, OSLK, 0, 1) \
+    X(OSLSR, OSLM0, 0, 1) X(OSLSR, OSLK, 1, 1) X(OSLSR, nTT, 2, 1) X(OSLSR, OSLM1, 3, 1) \
+    X(OSDLR, DLK, 0, 1) X(DBGPRCR, CORENPDRQ, 0, 1) \
     X(DFR1, PMICNTR, 36, 4) X(DFR1, EBEP, 48, 4) X(DFR1, DPFZS, 52, 4) \
     X(PMPCSR, PCSample, 0, 56) X(PMPCSR, NSE, 59, 1) X(PMPCSR, EL, 61, 2) X(PMPCSR, NS, 63, 1) \
     X(PMVIDSR, VMID, 0, 16) \
@@ -159,6 +164,8 @@ extern "C" {
     X(PMICFILTR_EL0,  3, 3,  9,  6, 0) X(PMSSCR_EL1,     3, 0,  9, 13, 3) \
     X(PMCCNTSVR_EL1,  2, 0, 14, 11, 7) X(PMICNTSVR_EL1,  2, 0, 14, 12, 0) \
     X(MDCR_EL2,       3, 4,  1,  1, 1) X(MDCR_EL3,       3, 6,  1,  3, 1) \
+    X(OSLAR_EL1,      2, 0,  1,  0, 4) X(OSLSR_EL1,      2, 0,  1,  1, 4) \
+    X(OSDLR_EL1,      2, 0,  1,  3, 4) X(DBGPRCR_EL1,    2, 0,  1,  4, 4) \
     X(TRBLIMITR_EL1,  3, 0,  9, 11, 0) X(TRBPTR_EL1,     3, 0,  9, 11, 1) \
     X(TRBBASER_EL1,   3, 0,  9, 11, 2) X(TRBSR_EL1,      3, 0,  9, 11, 3) \
     X(TRBMAR_EL1,     3, 0,  9, 11, 4) X(TRBMPAM_EL1,    3, 0,  9, 11, 5) \

@@ -91,9 +91,12 @@ typedef struct pmt_pe_state {
     bool hcr_e2h;     /* HCR_EL2.E2H */
     bool pm;          /* PSTATE.PM (FEAT_EBEP) */
     bool streaming;   /* PSTATE.SM (FEAT_PMUv3_SME filtering) */
-    /* Debug power and lock state (EDPRSR, OSLSR_EL1): all false is powered up and unlocked. */
-    bool os_lock;      /* OSLSR_EL1.OSLK: the OS Lock is locked */
-    bool double_lock;  /* EDPRSR.DLK: the OS Double Lock is locked */
+    /* Debug power and lock state (EDPRSR, OSLSR_EL1): all false is powered up and unlocked.
+     * With pmt_pe_config.os_lock_registers the model holds os_lock and double_lock (its
+     * OSLAR_EL1, OSDLR_EL1 and DBGPRCR_EL1 make them): pmt_pe_set_state keeps its own and
+     * pmt_pe_get_state reports them. */
+    bool os_lock;      /* OSLSR_EL1.OSLK: the OS Lock is locked (OSLockStatus()) */
+    bool double_lock;  /* EDPRSR.DLK: the OS Double Lock is locked (DoubleLockStatus()) */
     bool powered_down; /* the Core power domain is off (EDPRSR.PU == 0) */
     /* PC sample-based profiling: all false is "allowed" and EDSCR.SC2 = 0 (its reset value). */
     bool noninvasive_debug_prohibited; /* !ExternalNoninvasiveDebugAllowed() at the current state:

@@ -36,7 +36,7 @@ static const struct pe_field config_fields[] = {
     R(num_sync_events, 0, PMT_MAX_SYNC_EVENT_LIST), R(sync_values, 0, PMT_SYNC_VALUES_BEFORE),
     R(va_bits, 0, 56), /* 0 (48), 48, 52 or 56: config_error */
     F(capture_in_debug), R(pcsr, 0, PMT_PCSR_PMU_FRAME), F(feat_vhe), F(feat_debugv8p2),
-    F(feat_vmid16), F(debug_software_lock), F(pmpcsctl_imp),
+    F(feat_vmid16), F(debug_software_lock), F(pmpcsctl_imp), F(os_lock_registers),
     /* The Trace Buffer Unit. */
     F(trbe.feat_trbe), F(trbe.feat_trbe_exc), F(trbe.feat_trbe_ext), F(trbe.armv9p3),
     R(trbe.align, 0, 11), F(trbe.flag_updates), R(trbe.pa_bits, 32, 56),

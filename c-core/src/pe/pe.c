@@ -176,6 +176,7 @@ pmt_status pmt_pe_reset(pmt_pe *pe)
     pmu_reset(pe);
     pe->st.pmu.locked = pe->cfg.ext_software_lock;
     pcs_reset(pe);
+    os_lock_reset(pe);
     pe->nslots = 0;
     memset(pe->slot_of, 0, sizeof pe->slot_of);
     pmu_mark_internal_events(pe);
@@ -250,6 +251,7 @@ pmt_status pmt_pe_set_state(pmt_pe *pe, const pmt_pe_state *state)
     }
     if (!pe->cfg.have_el2)
         s.el2_enabled = false;
+    os_lock_keep(pe, &s); /* the model's OS Lock and Double Lock, with os_lock_registers */
     why = state_contradiction(pe, &s);
     if (why) {
         pe_log(pe, "pmt_pe_set_state: the state contradicts itself: %s", why);
@@ -303,8 +305,9 @@ pmt_status pmt_pe_id_aa64dfr(const pmt_pe *pe, uint64_t *dfr0, uint64_t *dfr1)
     return PMT_OK;
 }
 
-/* MDCR_EL2 and MDCR_EL3: the fields the PMU reads are stored; the rest are RES0 here (the CPU
- * model owns the debug fields it implements). */
+/* MDCR_EL2 and MDCR_EL3: the fields the PMU, the Trace Buffer Unit and (with os_lock_registers)
+ * the OS Lock registers' traps read are stored; the rest are RES0 here (the CPU model owns the
+ * debug fields it implements). */
 static uint64_t mdcr_el2_mask(const pmt_pe *pe)
 {
     uint64_t m = PMT_MASK(MDCR_EL2, HPMN) | PMT_MASK(MDCR_EL2, TPMCR) | PMT_MASK(MDCR_EL2, TPM) |
@@ -321,7 +324,7 @@ static uint64_t mdcr_el2_mask(const pmt_pe *pe)
         m |= PMT_MASK(MDCR_EL2, PMEE);
     if (pe->cfg.feat_ss)
         m |= PMT_MASK(MDCR_EL2, PMSSE);
-    return m | trbe_mdcr_el2_mask(pe);
+    return m | trbe_mdcr_el2_mask(pe) | os_lock_mdcr_el2_mask(pe);
 }
 
 static uint64_t mdcr_el3_mask(const pmt_pe *pe)
@@ -337,7 +340,7 @@ static uint64_t mdcr_el3_mask(const pmt_pe *pe)
         m |= PMT_MASK(MDCR_EL3, PMEE);
     if (pe->cfg.feat_ss)
         m |= PMT_MASK(MDCR_EL3, PMSSE) | PMT_MASK(MDCR_EL3, EnPMSS) | PMT_MASK(MDCR_EL3, EPMSSAD);
-    return m | trbe_mdcr_el3_mask(pe);
+    return m | trbe_mdcr_el3_mask(pe) | os_lock_mdcr_el3_mask(pe);
 }
 
 /* MDCR_EL2 is UNDEFINED below EL2; MDCR_EL3.TDA-style traps of MDCR_EL2 are the CPU's. At EL3
@@ -399,6 +402,8 @@ pmt_access pe_reg_read(pmt_pe *pe, pmt_reg_ref reg, uint64_t *value)
         return ete_sysreg_read(pe, reg, value);
     if (trbe_owns(reg.id))
         return trbe_sysreg_read(pe, reg, value);
+    if (os_lock_owns(reg.id))
+        return os_lock_sysreg_read(pe, reg, value);
     pmt_access a = pmu_sysreg_read(pe, reg, value);
     if (a == PMT_ACCESS_NOT_MINE)
         a = pmu_snapshot_sysreg_read(pe, reg, value);
@@ -413,6 +418,8 @@ pmt_access pe_reg_write(pmt_pe *pe, pmt_reg_ref reg, uint64_t value)
         return ete_sysreg_write(pe, reg, value);
     if (trbe_owns(reg.id))
         return trbe_sysreg_write(pe, reg, value);
+    if (os_lock_owns(reg.id))
+        return os_lock_sysreg_write(pe, reg, value);
     pmt_access a = pmu_sysreg_write(pe, reg, value);
     if (a == PMT_ACCESS_NOT_MINE)
         a = pmu_snapshot_sysreg_write(pe, reg, value);

@@ -22,8 +22,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* "PMT5": the layout of a blob (this description); the number goes up when it changes. */
-#define PMT_STATE_MAGIC    0x504D5435u
+/* "PMT6": the layout of a blob (this description); the number goes up when it changes. */
+#define PMT_STATE_MAGIC    0x504D5436u
 #define STATE_HEADER_BYTES 8u /* magic, size: uint32_t each */
 #define S                  struct pmt_pe_arch
 #define F(m)               PE_FIELD(S, m)
@@ -92,6 +92,8 @@ static const struct pe_field state_fields[] = {
     F(etr.flush_requested), R(etr.buffered, 0, PMT_ETE_UNIT_BUFFER_MAX),
     USED(etr.buffer, etr.buffered), F(etr.cc_ref), F(etr.cc_commit), F(etr.cc_last),
     F(etr.exc_cycles), F(etr.cc_known),
+    /* The OS Double Lock's registers (os_lock_state_error ties them to pe.double_lock). */
+    F(oslock.dlk), F(oslock.corenpdrq),
 };
 /* clang-format on */
 
@@ -178,6 +180,8 @@ static const char *restored_state_error(const pmt_pe *pe)
         return "ete.enabled is not the trace unit's enable (TRCPRGCTLR.EN, the OS Lock)";
     if (st->etr.buffered > (pe->cfg.ete.feat_ete ? pe->cfg.ete.unit_buffer : 0u))
         return "etr.buffered is more than the trace unit buffer holds";
+    if ((why = os_lock_state_error(pe)))
+        return why;
     return ete_trace_state_error(pe);
 }
 
