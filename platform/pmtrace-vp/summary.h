@@ -33,7 +33,7 @@ struct summary {
     uint64_t cti_pmu = 0, cti_trbe_stopped = 0, cti_trbe_management = 0, cti_trbe_wrap = 0;
     double simulated_seconds = 0;
     double host_seconds = 0;
-    // The PMU's counters as the software left them (read as an external debugger reads them).
+    // The PMU's counters as the software left them (pe_model::counters: a tool's peek).
     std::vector<pmtrace::pe_model::counter_view> counters; // index: the counter's number
     // How the run ended and pmtrace-vp's exit status; after a semihosting SYS_EXIT its status.
     run_end end = run_end::finished;

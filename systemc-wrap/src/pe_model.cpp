@@ -369,11 +369,10 @@ void pe_model::trace_counters(sc_core::sc_trace_file *file, const sc_core::sc_ti
 std::array<pe_model::counter_view, 33> pe_model::counters()
 {
     sync();
-    const pmt_security most_secure = config_.core.have_rme   ? PMT_SS_ROOT
-                                     : config_.core.have_el3 ? PMT_SS_SECURE
-                                                             : PMT_SS_NONSECURE;
+    // A peek: neither the OS Lock (locked out of reset until software releases it) nor the other
+    // locks hide the counters from the summary and the waveforms.
     auto read32 = [&](uint32_t offset, uint64_t &value) {
-        return pmt_pmu_ext_read(pe_, offset, 4, most_secure, false, &value) == PMT_EXT_OK;
+        return pmt_pmu_ext_peek(pe_, offset, 4, &value) == PMT_EXT_OK;
     };
     auto read64 = [&](uint32_t offset, uint64_t &value) {
         uint64_t lo = 0, hi = 0;

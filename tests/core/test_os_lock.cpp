@@ -260,6 +260,27 @@ TEST_F(OsLock, I5_3_ThePmuFrameFollowsTheLocks)
     EXPECT_EQ(status(), PMT_EXT_OK);
 }
 
+// pmt_pmu_ext_peek, a tool's view (pmtrace-vp's summary, the waveforms' counters): the same
+// registers through the same frame, not refused while the OS Lock is locked (out of reset) or the
+// OS Double Lock; the values are the counters'.
+TEST_F(OsLock, APeekSeesTheCountersWhateverTheLocks)
+{
+    make();
+    wr(PMT_REG_PMEVCNTR_EL0, 1234, 0);
+    wr(PMT_REG_PMCNTENSET_EL0, 1);
+    uint64_t v = 0;
+    EXPECT_EQ(pmt_pmu_ext_read(pe, 0x000, 4, PMT_SS_SECURE, false, &v), PMT_EXT_ERROR);
+    ASSERT_EQ(pmt_pmu_ext_peek(pe, 0x000, 4, &v), PMT_EXT_OK); // PMEVCNTR0
+    EXPECT_EQ(v, 1234u);
+    ASSERT_EQ(pmt_pmu_ext_peek(pe, 0xC00, 4, &v), PMT_EXT_OK); // PMCNTENSET
+    EXPECT_EQ(v, 1u);
+    wr(PMT_REG_OSLAR_EL1, 0);
+    wr(PMT_REG_OSDLR_EL1, 1);
+    ASSERT_EQ(pmt_pmu_ext_peek(pe, 0x000, 4, &v), PMT_EXT_OK);
+    EXPECT_EQ(v, 1234u);
+    EXPECT_EQ(pmt_pmu_ext_peek(pe, 0x1000, 4, &v), PMT_EXT_NO_REGISTER);
+}
+
 // The locks are saved and restored with the rest; a blob whose double_lock is not
 // DoubleLockStatus() of its registers is refused.
 TEST_F(OsLock, SavedAndRestored)

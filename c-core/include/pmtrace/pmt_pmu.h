@@ -49,6 +49,12 @@ pmt_ext_status pmt_pmu_ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pmt_
                                 bool memory_mapped, uint64_t *value);
 pmt_ext_status pmt_pmu_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pmt_security from,
                                  bool memory_mapped, uint64_t value);
+/* A tool's view of the frame (a summary, a waveform), not an architectural access: a read as a
+ * Most secure external debugger makes it through the debug interface, which the access
+ * permission does not refuse (the OS Lock, which is locked after a Cold reset, the OS Double
+ * Lock, the Core powered down, MDCR_EL3.EPMAD). Without side effects: the PC sample registers,
+ * whose reads sample, answer PMT_EXT_ERROR. */
+pmt_ext_status pmt_pmu_ext_peek(pmt_pe *pe, uint32_t offset, unsigned size, uint64_t *value);
 
 /*
  * What the access functions of the external frames reach at byte offset `offset` of the frame

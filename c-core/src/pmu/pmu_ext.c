@@ -419,9 +419,10 @@ static bool access_error(const pmt_pe *pe, const struct ext_target *t, pmt_secur
     return s->os_lock && !oslo;
 }
 
-/* Checks and decodes an access; sets pe->accessor for the duration of the access. */
+/* Checks and decodes an access; sets pe->accessor for the duration of the access. A peek
+ * (pmt_pmu_ext_peek) is not refused by the access permission. */
 static pmt_ext_status begin(pmt_pe *pe, uint32_t off, unsigned size, pmt_security from,
-                            struct ext_target *t)
+                            struct ext_target *t, bool peek)
 {
     if (off > 0xFFF || (size != 4 && size != 8) || (off & (size - 1)))
         return off > 0xFFF ? PMT_EXT_NO_REGISTER : PMT_EXT_BAD_SIZE;
@@ -430,7 +431,7 @@ static pmt_ext_status begin(pmt_pe *pe, uint32_t off, unsigned size, pmt_securit
         return PMT_EXT_NO_REGISTER;
     if (size == 8 && (pe->cfg.ext_layout != PMT_EXT64 || !t->wide))
         return PMT_EXT_BAD_SIZE;
-    if (access_error(pe, t, from))
+    if (!peek && access_error(pe, t, from))
         return PMT_EXT_ERROR;
     pe->accessor = most_secure(pe, from) ? PE_EXTERNAL_MOST_SECURE : PE_EXTERNAL;
     return PMT_EXT_OK;
@@ -441,17 +442,21 @@ static uint64_t half_of(uint64_t v, const struct ext_target *t, unsigned size)
     return size == 8 ? v : (v >> (32 * t->half)) & UINT32_MAX;
 }
 
-pmt_ext_status pmt_pmu_ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pmt_security from,
-                                bool memory_mapped, uint64_t *value)
+static pmt_ext_status ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pmt_security from,
+                               bool memory_mapped, uint64_t *value, bool peek)
 {
     if (!pe || !value)
         return PMT_EXT_ERROR;
     *value = 0; /* the UNKNOWN value of a refused read */
     struct ext_target t;
-    pmt_ext_status st = begin(pe, offset, size, from, &t);
+    pmt_ext_status st = begin(pe, offset, size, from, &t, peek);
     if (st != PMT_EXT_OK)
         return st;
     uint64_t v = 0;
+    if (peek && t.own == EXT_PCS) { /* a read that samples is not a peek */
+        pe->accessor = PE_SELF_HOSTED;
+        return PMT_EXT_ERROR;
+    }
     if (t.own == EXT_PCS) /* a read of PMPCSR[31:0] or all of PMPCSR samples (Read_PMPCSR) */
         v = pcs_pmu_read(pe, (enum pcs_pmu_reg)t.index, size == 8 || t.half == 0, memory_mapped);
     else if (t.reg.id == PMT_REG_NONE)
@@ -464,6 +469,22 @@ pmt_ext_status pmt_pmu_ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pmt_
     return st;
 }
 
+pmt_ext_status pmt_pmu_ext_read(pmt_pe *pe, uint32_t offset, unsigned size, pmt_security from,
+                                bool memory_mapped, uint64_t *value)
+{
+    return ext_read(pe, offset, size, from, memory_mapped, value, false);
+}
+
+pmt_ext_status pmt_pmu_ext_peek(pmt_pe *pe, uint32_t offset, unsigned size, uint64_t *value)
+{
+    if (!pe || !value)
+        return PMT_EXT_ERROR;
+    const pmt_security most = pe->cfg.have_rme   ? PMT_SS_ROOT
+                              : pe->cfg.have_el3 ? PMT_SS_SECURE
+                                                 : PMT_SS_NONSECURE;
+    return ext_read(pe, offset, size, most, false, value, true);
+}
+
 pmt_ext_status pmt_pmu_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pmt_security from,
                                  bool memory_mapped, uint64_t value)
 {
@@ -471,7 +492,7 @@ pmt_ext_status pmt_pmu_ext_write(pmt_pe *pe, uint32_t offset, unsigned size, pmt
         return PMT_EXT_ERROR;
     ete_unit_buffer_drain(pe);
     struct ext_target t;
-    pmt_ext_status st = begin(pe, offset, size, from, &t);
+    pmt_ext_status st = begin(pe, offset, size, from, &t, false);
     if (st != PMT_EXT_OK)
         return st;
     if (memory_mapped && pe->st.pmu.locked && t.own != EXT_PMLAR) {

@@ -205,7 +205,8 @@ class pe_model : public sc_core::sc_module,
     // Before simulation starts (sc_trace's rule); one sampling process, only when asked for.
     void trace_counters(sc_core::sc_trace_file *file, const sc_core::sc_time &interval);
 
-    // The PMU's counters as an external debugger reads them through the PMU frame (no side
+    // The PMU's counters as a tool sees them through the PMU frame (pmt_pmu_ext_peek: a Most
+    // secure debugger's read that the OS Lock and the other locks do not refuse; no side
     // effects; synchronised first): index n < 31 the event counter PMEVCNTR<n>_EL0 with
     // PMEVTYPER<n>_EL0's event and PMCNTENSET's bit, 31 the cycle counter (PMCCNTR_EL0), 32 the
     // instruction counter (PMICNTR_EL0, with FEAT_PMUv3_ICNTR).
