@@ -650,6 +650,7 @@ hal_core_config hal_core_config_default(void)
     memset(&c, 0, sizeof c);
     c.pe = pmt_pe_config_default();
     c.pe.trbe.feat_trbe = true;
+    c.pe.os_lock_registers = true; /* OSLAR_EL1 ... are the model's (this HAL routes them) */
     c.pe.common_events[0] = ~UINT64_C(0);
     c.kernel_el = 1;
     c.firmware = true;

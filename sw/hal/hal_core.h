@@ -56,8 +56,10 @@ typedef struct hal_core_access {
 } hal_core_access;
 
 typedef struct hal_core_config {
-    pmt_pe_config pe;    /* the model (default: pmt_pe_config_default() with FEAT_TRBE and every
-                            common event the PE can deliver listed in PMCEID) */
+    pmt_pe_config pe;    /* the model (default: pmt_pe_config_default() with FEAT_TRBE, the OS
+                            Lock registers in the model (os_lock_registers: the OS Lock is
+                            locked out of reset, as on silicon) and every common event the PE
+                            can deliver listed in PMCEID) */
     uint8_t kernel_el;   /* the Exception level the software runs at: 1 (default, Non-secure,
                             EL2 enabled when it exists) or 2 (a VHE host: HCR_EL2.E2H = TGE = 1) */
     bool firmware;       /* at create, do what EL3 and EL2 firmware do before the kernel runs:

@@ -41,6 +41,38 @@ TEST_F(EteDriver, ProbeReadsWhatTheUnitImplements)
     EXPECT_EQ(ete.ns_ex_level, 0x7u); // EL0, EL1, EL2
 }
 
+// etm_detect_os_lock and etm4_os_unlock_csa: an ETE is controlled by the PE's OS Lock
+// (TRCOSLSR.OSLM = 0b100), locked out of reset (OSLSR_EL1.OSLK, D24.3.28); the probe releases it
+// with OSLAR_EL1 = 0.
+TEST_F(EteDriver, ProbeReleasesThePeOsLock)
+{
+    cfg.pe.ete.feat_ete = true;
+    make();
+    EXPECT_EQ(peek(HAL_OSLSR_EL1), 0xAu);
+    ASSERT_EQ(sw_ete_probe(&ete, h), SW_OK);
+    EXPECT_EQ(ete.os_lock, 4u);
+    EXPECT_EQ(peek(HAL_OSLSR_EL1), 0x8u);
+    EXPECT_EQ(rd(PMT_REG_TRCOSLSR), 0x10u);
+}
+
+// etm4_os_lock, as the power-down save path takes it (__etm4_cpu_save): the lock disables the
+// enabled unit, PMSTABLE is polled and found; released, the unit is enabled again.
+TEST_F(EteDriver, TheOsLockStopsASessionAndReleasingItResumes)
+{
+    cfg.pe.ete.feat_ete = true;
+    make();
+    ASSERT_EQ(sw_ete_probe(&ete, h), SW_OK);
+    sw_ete_config c{};
+    c.trace_id = 0x10;
+    ASSERT_EQ(sw_ete_enable(&ete, &c), SW_OK);
+    ASSERT_EQ(sw_ete_os_lock(&ete, true), SW_OK);
+    EXPECT_EQ(peek(HAL_OSLSR_EL1), 0xAu);
+    EXPECT_EQ(rd(PMT_REG_TRCSTATR) & 3u, 3u); // IDLE, PMSTABLE
+    EXPECT_EQ(rd(PMT_REG_TRCPRGCTLR), 1u);
+    ASSERT_EQ(sw_ete_os_lock(&ete, false), SW_OK);
+    EXPECT_EQ(PMT_GET(TRCSTATR, IDLE, rd(PMT_REG_TRCSTATR)), 0u);
+}
+
 // A session excluding the kernel (perf's :u): TRCVICTLR's filters, the trace ID and the sync
 // period as written; the unit leaves Idle, and after the disable is Idle and stable again.
 TEST_F(EteDriver, EnableProgramsTheSessionAndDisableWaitsForStable)

@@ -30,6 +30,27 @@ static int wait_status(const sw_ete *e, unsigned pos, unsigned val)
     return -SW_EBUSY;
 }
 
+/* TRCOSLSR.OSLM, bits [4:3] and [0] (etm4x's ETM_OSLSR_OSLM). */
+static unsigned oslm(uint64_t trcoslsr)
+{
+    return (unsigned)((PMT_GET(TRCOSLSR, OSLM, trcoslsr) << 1) |
+                      PMT_GET(TRCOSLSR, OSLM0, trcoslsr));
+}
+
+#define ETE_OSLOCK_PE 4u /* OSLM 0b100: the trace unit is controlled by the PE OS Lock */
+
+int sw_ete_os_lock(sw_ete *e, bool locked)
+{
+    if (!e || !e->h)
+        return -SW_EINVAL;
+    if (e->os_lock != ETE_OSLOCK_PE)
+        return SW_OK;
+    if (hal_sysreg_write(e->h, (hal_sysreg)HAL_OSLAR_EL1, locked ? 1u : 0u) != HAL_OK)
+        return -SW_EIO;
+    hal_isb(e->h);
+    return locked ? wait_status(e, 1, 1) : SW_OK; /* TRCSTATR.PMSTABLE */
+}
+
 int sw_ete_probe(sw_ete *e, const hal *h)
 {
     if (!e || !h)
@@ -46,6 +67,13 @@ int sw_ete_probe(sw_ete *e, const hal *h)
     /* ETE: ARCHITECT Arm, PRESENT, ARCHVER 5, ARCHPART 0xA13 (etm4x's ETM_DEVARCH_ETE_ARCH). */
     if ((e->devarch & 0xFFF0FFFFu) != 0x47705A13u)
         return -SW_ENODEV;
+    /* etm_detect_os_lock, then etm4_os_unlock_csa: the registers accessible. */
+    uint64_t oslsr = 0;
+    if (rd(e, HAL_TRCOSLSR, &oslsr) != SW_OK)
+        return -SW_EIO;
+    e->os_lock = oslm(oslsr);
+    if (sw_ete_os_lock(e, false) != SW_OK)
+        return -SW_EIO;
     for (unsigned n = 0; n < 6; n++)
         if (rd(e, idr[n], &e->idr[n]) != SW_OK)
             return -SW_EIO;
@@ -87,7 +115,8 @@ int sw_ete_enable(sw_ete *e, const sw_ete_config *c)
 {
     if (!e || !e->h || !c)
         return -SW_EINVAL;
-    int st = wr(e, HAL_TRCPRGCTLR, 0);
+    int st = sw_ete_os_lock(e, false); /* etm4_os_unlock */
+    st = st ? st : wr(e, HAL_TRCPRGCTLR, 0);
     if (st == SW_OK)
         st = wait_status(e, 0, 1); /* TRCSTATR.IDLE */
     if (st != SW_OK)

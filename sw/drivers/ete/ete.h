@@ -1,9 +1,13 @@
 /*
  * ete.h - an ETE trace unit driver that behaves as Linux's coresight-etm4x does for an ETE with
  * System register access (drivers/hwtracing/coresight/coresight-etm4x-core.c): probe
- * (etm4_init_arch_data: ID_AA64DFR0_EL1.TraceVer, TRCDEVARCH, TRCIDR0-5), the enable sequence
- * of a perf session (etm4_enable_hw: disable, wait for Idle, program, enable, wait for it to
- * leave Idle) and the disable (etm4_disable_hw: clear TRCPRGCTLR.EN, wait for PMSTABLE).
+ * (etm4_init_arch_data: ID_AA64DFR0_EL1.TraceVer, TRCDEVARCH, the OS Lock model in TRCOSLSR and
+ * the lock released, TRCIDR0-5), the enable sequence of a perf session (etm4_enable_hw: the OS
+ * Lock released, disable, wait for Idle, program, enable, wait for it to leave Idle) and the
+ * disable (etm4_disable_hw: clear TRCPRGCTLR.EN, wait for PMSTABLE). An ETE is controlled by the
+ * PE's OS Lock (TRCOSLSR.OSLM = 0b100), which etm4x releases with OSLAR_EL1 = 0 (it is locked
+ * after a Cold reset, D24.3.28), and sw_ete_os_lock takes it as etm4x's power-down save path
+ * does (etm4_os_lock).
  *
  * It writes only the registers TRCIDR says exist; a register access that fails is SW_EIO.
  * The Trace Buffer Unit is the trbe driver's (TRFCR_EL1, which allows trace at EL0 and EL1, is
@@ -31,6 +35,8 @@ typedef struct sw_ete {
     unsigned ccitmin;     /* TRCIDR3.CCITMIN */
     unsigned ns_ex_level; /* TRCIDR3.EXLEVEL_NS: the Non-secure ELs the unit can filter */
     unsigned s_ex_level;  /* TRCIDR3.EXLEVEL_S: the Secure ones */
+    unsigned os_lock;     /* TRCOSLSR.OSLM (bits [4:3,0]): 0b100, the PE's OS Lock (etm4x's
+                             ETM_OSLOCK_PE); 0b000 none (nothing to release) */
     bool enabled;
 } sw_ete;
 
@@ -57,6 +63,11 @@ int sw_ete_enable(sw_ete *e, const sw_ete_config *c);
 /* etm4_disable_hw: TRCPRGCTLR.EN = 0 and TRCSTATR.PMSTABLE polled (the trace it generated is
  * then output to the Trace Buffer Unit). */
 int sw_ete_disable(sw_ete *e);
+/* etm_write_os_lock: locks (true) or releases the OS Lock that controls the unit, then ISB:
+ * OSLAR_EL1 for the PE's OS Lock; nothing for a unit without one. Locking disables the unit
+ * (its trace goes to the Trace Buffer Unit); __etm4_cpu_save then polls PMSTABLE (SW_OK once
+ * it is 1, -SW_EBUSY if it is not within the budget). */
+int sw_ete_os_lock(sw_ete *e, bool locked);
 
 #ifdef __cplusplus
 }
