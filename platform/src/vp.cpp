@@ -40,6 +40,10 @@ cpu_pe_config cpu_pe_config_of(const pmtrace::pe_model_config &pe)
 
 vp_config vp::complete(vp_config c)
 {
+    // Both CPUs route OSLAR_EL1, OSLSR_EL1, OSDLR_EL1 and DBGPRCR_EL1 to the PE model, which
+    // holds the OS Lock that its trace unit, PMU and Trace Buffer Unit read (locked out of
+    // reset, as on silicon: software releases it, as Linux does).
+    c.pe.core.os_lock_registers = true;
     static_cast<cpu_pe_config &>(c.cpu) = cpu_pe_config_of(c.pe);
     static_cast<cpu_pe_config &>(c.a64) = cpu_pe_config_of(c.pe);
     c.cpu.uart_base = virt::uart_base;

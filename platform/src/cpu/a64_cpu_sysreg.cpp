@@ -1,6 +1,6 @@
 // a64_cpu_sysreg.cpp - where an MRS, MSR, SYS or SYSL goes: the PE model (PMU, TRBE, trace
-// filter, MDCR_ELx ...), the GIC CPU interface (ICC_*), the ID registers the PE model adds its
-// fields to, or the engine.
+// unit, MDCR_ELx, the OS Lock ...), the GIC CPU interface (ICC_*), the ID registers the PE model
+// adds its fields to, or the engine.
 #include <pmtrace/platform/cpu/a64_cpu.h>
 
 #include "a64_cpu_regs.h"
@@ -30,6 +30,17 @@ constexpr uint64_t dfr0_model_fields = (0xFull << 4) | (0xFull << 8) | (0xFull <
 bool trace_unit_register(const a64_sysreg_access &a)
 {
     return a.op0 == 2 && a.op1 == 1;
+}
+
+// The OS Lock and OS Double Lock registers (D24.3.9, .23, .27, .28): OSLAR_EL1, OSLSR_EL1,
+// OSDLR_EL1, DBGPRCR_EL1 (op0 0b10, op1 0b000, CRn 0b0001, CRm 0, 1, 3, 4, op2 0b100). The PE
+// model holds the OS Lock, which the trace unit, the PMU and the Trace Buffer Unit read
+// (pmt_pe_config.os_lock_registers, which vp sets); a model without them answers NOT_MINE and
+// the engine has them.
+bool os_lock_register(const a64_sysreg_access &a)
+{
+    return a.op0 == 2 && a.op1 == 0 && a.crn == 1 && a.op2 == 4 &&
+           (a.crm == 0 || a.crm == 1 || a.crm == 3 || a.crm == 4);
 }
 
 // PM, the PMU Exception Mask special-purpose register (MRS/MSR S3_0_C4_C3_1): PSTATE.PM at
@@ -109,9 +120,10 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
     }
     if (is(a, dc_zva) && dc_zva_faults(value))
         return a64_sysreg_action::stop;
-    // SYS instructions (cache and TLB maintenance, ...) and the debug registers: the engine's.
+    // SYS instructions (cache and TLB maintenance, ...) and the debug registers but the OS Lock
+    // ones: the engine's.
     const bool trc = trace_unit_register(a);
-    if (a.op0 != 3 && !trc)
+    if (a.op0 != 3 && !trc && !os_lock_register(a))
         return a64_sysreg_action::engine;
 
     pmt_sysreg enc = PMT_SYSREG(a.op0, a.op1, a.crn, a.crm, a.op2);

@@ -311,6 +311,28 @@ TEST(A64Ete, CycleCountsWithTimestampsAndAFilter)
         EXPECT_LT(n, 1u << 12); // TRCIDR2.CCSIZE 0: a 12-bit counter
 }
 
+// The PE's OS Lock controls the trace unit (TRCOSLSR.OSLM = 0b100, D24.4.51; OSLAR_EL1 and
+// OSLSR_EL1, D24.3.27 and D24.3.28), and the platform's PE model holds it: locked out of reset.
+// A unit enabled while the program holds the lock is Idle and traces nothing (no byte reaches
+// the buffer); once the lock is released the unit traces, and the capture decodes into exactly
+// what the CPU executed after the enable.
+TEST(A64Ete, TheOsLockHeldWhileEnablingTracesNothingUntilReleased)
+{
+    const capture c = run_capture("ete_oslock");
+    EXPECT_EQ(c.r.x[19], 0xAu);  // OSLSR_EL1 out of reset: OSLM 0b10, OSLK 1
+    EXPECT_EQ(c.r.x[20], 0xAu);  // ... taken again by OSLAR_EL1 = 1
+    EXPECT_EQ(c.r.x[21], 0x12u); // TRCOSLSR: OSLM 0b100 (the PE OS Lock), OSLK 1
+    EXPECT_EQ(c.r.x[22], 0x3u);  // TRCSTATR after the enable: IDLE, PMSTABLE
+    EXPECT_EQ(c.r.x[13], buf);   // TRBPTR_EL1 after the locked window: nothing written
+    EXPECT_EQ(c.r.x[10], 0x8u);  // released: OSLSR_EL1.OSLK 0
+    EXPECT_EQ(c.r.x[11], 0x10u); // TRCOSLSR.OSLK 0
+    EXPECT_EQ(c.r.x[12], 0x0u);  // TRCSTATR after the enable: not Idle
+    EXPECT_GT(c.r.x[25], buf);
+    expect_same(c, whole_window(c));
+    for (const instruction_range &r : c.decoded.ranges)
+        EXPECT_GE(r.start, c.at("enable_isb")) << r; // nothing of the locked window
+}
+
 // A trace unit that software leaves disabled gets no reports from the CPU (trace off costs no
 // report per branch): its statistics count none, and the program runs as without it.
 TEST(A64Ete, ATraceUnitLeftDisabledGetsNoReports)
