@@ -1,7 +1,7 @@
 // virt_dtb.cpp - the platform's device tree, written with libfdt's sequential-write API in the
 // shape QEMU's hw/arm/virt.c gives the same devices. The bindings it follows are those of the
 // Linux kernel (Documentation/devicetree/bindings: arm/cpus.yaml, arm/psci.yaml,
-// timer/arm,arch_timer.yaml, arm/pmu.yaml, arm/arm,trbe.yaml,
+// timer/arm,arch_timer.yaml, arm/pmu.yaml, arm/arm,trace-buffer-extension.yaml,
 // arm/arm,embedded-trace-extension.yaml, interrupt-controller/arm,gic-v3.yaml, serial/pl011.yaml,
 // clock/fixed-clock.yaml).
 #include "pmtrace/platform/boot/virt_dtb.h"
@@ -262,6 +262,8 @@ void add_pmu(tree_writer &w, const virt_dtb_config &c)
     w.end();
 }
 
+// The TRBE binding (arm,trace-buffer-extension.yaml): the node "trbe", compatible and exactly
+// one PPI, TRBIRQ, level-sensitive (the interrupt is a level: D6.5).
 void add_trbe(tree_writer &w, const virt_dtb_config &c)
 {
     w.begin("trbe");
@@ -270,10 +272,12 @@ void add_trbe(tree_writer &w, const virt_dtb_config &c)
     w.end();
 }
 
-// The ETE binding: the trace unit of the CPU it names (its output is the TRBE: no out-ports).
+// The ETE binding (arm,embedded-trace-extension.yaml): one node per CPU, named ete<N> (the
+// binding's pattern ^ete([0-9a-f]+)$; the platform's one CPU is 0), compatible and the phandle
+// of its CPU; its output is the TRBE, so no out-ports (the legacy CoreSight graph).
 void add_ete(tree_writer &w)
 {
-    w.begin("ete");
+    w.begin("ete0");
     w.string("compatible", "arm,embedded-trace-extension");
     w.cells("cpu", {cpu_phandle});
     w.end();

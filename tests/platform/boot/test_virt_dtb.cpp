@@ -88,6 +88,18 @@ class VirtDtb : public ::testing::Test
     {
         return fdt_get_phandle(fdt(), node(path));
     }
+    std::set<std::string> properties(const std::string &path) const
+    {
+        std::set<std::string> names;
+        int p = 0;
+        fdt_for_each_property_offset(p, fdt(), node(path))
+        {
+            const char *name = nullptr;
+            if (fdt_getprop_by_offset(fdt(), p, &name, nullptr) != nullptr && name != nullptr)
+                names.insert(name);
+        }
+        return names;
+    }
     std::set<std::string> children(const std::string &path) const
     {
         std::set<std::string> names;
@@ -284,12 +296,17 @@ TEST_F(VirtDtb, ThePmuIsPmuv3OnPpi7)
     EXPECT_EQ(cell_list("/pmu", "interrupts"), (cells{1, 7, 4})); // INTID 23
 }
 
+// Linux's arm,trace-buffer-extension binding (coresight-trbe probes it): the node "trbe" with
+// exactly one PPI, TRBIRQ where the platform wires it (INTID 22, PPI 6), level-sensitive (flags
+// 4, IRQ_TYPE_LEVEL_HIGH), and no other property (additionalProperties: false); absent without
+// a Trace Buffer Unit.
 TEST_F(VirtDtb, TheTrbeIsOnItsPpiWhenPresent)
 {
     build();
     EXPECT_EQ(text("/trbe", "compatible"), "arm,trace-buffer-extension");
     EXPECT_EQ(cell_list("/trbe", "interrupts"), (cells{1, 6, 4})); // INTID 22
-    config.trbe_ppi = 15;                                          // INTID 31
+    EXPECT_EQ(properties("/trbe"), (std::set<std::string>{"compatible", "interrupts"}));
+    config.trbe_ppi = 15; // INTID 31
     build();
     EXPECT_EQ(cell_list("/trbe", "interrupts"), (cells{1, 15, 4}));
     config.trbe = false;
@@ -297,17 +314,45 @@ TEST_F(VirtDtb, TheTrbeIsOnItsPpiWhenPresent)
     EXPECT_EQ(node("/trbe"), -FDT_ERR_NOTFOUND);
 }
 
-// Linux's arm,embedded-trace-extension binding: the trace unit names its CPU by phandle.
+// Linux's arm,embedded-trace-extension binding (coresight-etm4x probes it): one node per CPU,
+// named as the binding's pattern ^ete([0-9a-f]+)$ says, that names its CPU by phandle, with
+// compatible and cpu only (no out-ports: its trace goes to the TRBE); absent without FEAT_ETE.
 TEST_F(VirtDtb, TheEteNamesItsCpuWhenPresent)
 {
     build();
-    EXPECT_EQ(node("/ete"), -FDT_ERR_NOTFOUND);
+    EXPECT_EQ(node("/ete0"), -FDT_ERR_NOTFOUND);
+    EXPECT_FALSE(has("/cpus/cpu@0", "phandle"));
     config.ete = true;
     build();
-    EXPECT_EQ(text("/ete", "compatible"), "arm,embedded-trace-extension");
+    EXPECT_EQ(text("/ete0", "compatible"), "arm,embedded-trace-extension");
     const uint32_t cpu = phandle_of("/cpus/cpu@0");
     EXPECT_NE(cpu, 0u);
-    EXPECT_EQ(cell_list("/ete", "cpu"), cells{cpu});
+    EXPECT_EQ(cell_list("/ete0", "cpu"), cells{cpu});
+    EXPECT_EQ(properties("/ete0"), (std::set<std::string>{"compatible", "cpu"}));
+    EXPECT_EQ(fdt_node_offset_by_phandle(fdt(), cpu), node("/cpus/cpu@0"));
+}
+
+// The trace unit and the buffer together, as pmtrace-vp --kernel describes its PE: both nodes,
+// each found by its compatible string as the drivers' of_match tables find them, and the
+// phandle of the CPU unique in the tree.
+TEST_F(VirtDtb, TheTraceUnitAndTheBufferAreFoundByCompatible)
+{
+    config.ete = true;
+    config.mpidr = 0x8000'0100; // Aff1 1: cpu@100
+    build();
+    const int ete = fdt_node_offset_by_compatible(fdt(), -1, "arm,embedded-trace-extension");
+    const int trbe = fdt_node_offset_by_compatible(fdt(), -1, "arm,trace-buffer-extension");
+    ASSERT_GE(ete, 0);
+    ASSERT_GE(trbe, 0);
+    EXPECT_EQ(ete, node("/ete0"));
+    EXPECT_EQ(trbe, node("/trbe"));
+    EXPECT_EQ(fdt_node_offset_by_compatible(fdt(), ete, "arm,embedded-trace-extension"),
+              -FDT_ERR_NOTFOUND); // one CPU, one trace unit
+    const uint32_t cpu = phandle_of("/cpus/cpu@100");
+    EXPECT_EQ(cell_list("/ete0", "cpu"), cells{cpu});
+    std::set<uint32_t> phandles;
+    for (const char *path : {"/cpus/cpu@100", "/intc@8000000", "/apb-pclk"})
+        EXPECT_TRUE(phandles.insert(phandle_of(path)).second) << path;
 }
 
 TEST_F(VirtDtb, OtherAddressesNameTheirNodes)
@@ -323,10 +368,12 @@ TEST_F(VirtDtb, OtherAddressesNameTheirNodes)
               (cells{0, 0x2f00'0000, 0, 0x1'0000, 0, 0x2f10'0000, 0, 0x2'0000}));
 }
 
-// dtc, the reference compiler, decompiles the blob without an error or a warning.
+// dtc, the reference compiler, decompiles the blob (with every node: the trace unit's too)
+// without an error or a warning.
 TEST_F(VirtDtb, DtcDecompilesIt)
 {
     config.bootargs = "console=ttyAMA0";
+    config.ete = true;
     build();
     const fs::path dir =
         fs::temp_directory_path() / ("pmtrace_virt_dtb_" + std::to_string(::getpid()));

@@ -13,8 +13,8 @@
 //                          always-on, clock-frequency when set
 //   /pmu                   "arm,armv8-pmuv3", its PPI level-high
 //   /trbe                  "arm,trace-buffer-extension", its PPI level-high (when trbe)
-//   /ete                   "arm,embedded-trace-extension", cpu = the CPU's phandle (when ete;
-//                          the cpu node has that phandle then)
+//   /ete0                  "arm,embedded-trace-extension", cpu = the CPU's phandle (when ete;
+//                          the cpu node has that phandle then); the bindings' node names
 //   /intc@<gicd_base>      "arm,gic-v3", #interrupt-cells 3, interrupt-controller,
 //                          reg = distributor + redistributors, #redistributor-regions 1
 //                          (#address-cells 2, #size-cells 2 and empty ranges as QEMU)
@@ -62,10 +62,10 @@ struct virt_dtb_config {
     // Secure physical, non-secure physical, virtual, hypervisor timer: PPI numbers (INTID-16)
     // as virt.
     unsigned timer_ppis[4] = {13, 14, 11, 10};
-    unsigned pmu_ppi = 7; // INTID 23
-    bool trbe = true;
-    unsigned trbe_ppi = 6; // arm,trace-buffer-extension, INTID 22
-    bool ete = false;      // the CPU's ETE trace unit
+    unsigned pmu_ppi = 7;  // INTID 23
+    bool trbe = true;      // the PE has a Trace Buffer Unit (FEAT_TRBE): /trbe
+    unsigned trbe_ppi = 6; // arm,trace-buffer-extension: TRBIRQ, INTID 22 as the platform wires it
+    bool ete = false;      // the CPU's ETE trace unit (FEAT_ETE): /ete0
     // 0: no clock-frequency property (the CPU's CNTFRQ_EL0 is set).
     uint32_t timer_frequency_hz = 0;
 };
