@@ -103,7 +103,6 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     cpu0.state.bind(pe.state);
     cpu0.trbe.bind(pe.trbe);
     cpu0.trace_out.bind(pe.trace_sink);
-    pe.translation.bind(mmu);
     cpu0.set_cpu_interface(&gic.cpu(0));
     cpu0.set_id_registers(dfr0 | 0x6 /* DebugVer: Armv8.0 */, dfr1);
     pmtrace::pe_model *model = &pe;
@@ -123,6 +122,10 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
         a64->profiling.bind(pe.profiling);
         pe.pmu_exception.bind(a64->pmu_exception);
         pe.trbe_exception.bind(a64->trbe_exception);
+        // The Trace Buffer Unit's pointers are the software's virtual addresses: the CPU's stage
+        // 1 translates them, then the platform's translator answers for the physical address.
+        pe.translation.bind(a64->trbe_translation);
+        a64->trbe_physical.bind(mmu);
         a64->set_cpu_interface(&gic.cpu(0));
         a64->set_timer(&timer);
         a64->set_id_registers(dfr0, dfr1);
@@ -155,6 +158,7 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     } else {
         gic.irq[0].bind(cpu0.irq);
         pe.serror.bind(cpu0.serror);
+        pe.translation.bind(mmu); // the host CPU's software gives physical addresses
     }
     pe.cti_pmu_overflow.bind(cross_trigger);
     pe.cti_trbe_stopped.bind(cross_trigger);

@@ -22,7 +22,8 @@ a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &conf
                  std::unique_ptr<a64_engine> engine)
     : sc_module(name), bus("bus"), sysreg("sysreg"), events("events"), state("state"), trbe("trbe"),
       profiling("profiling"), irq("irq"), serror("serror"), pmu_exception("pmu_exception"),
-      trbe_exception("trbe_exception"), config_(config), engine_(std::move(engine)),
+      trbe_exception("trbe_exception"), trbe_translation("trbe_translation"),
+      trbe_physical("trbe_physical"), config_(config), engine_(std::move(engine)),
       blocks_(block_cache_size)
 {
     irq.bind(*this);
@@ -31,6 +32,8 @@ a64_cpu::a64_cpu(const sc_core::sc_module_name &name, const a64_cpu_config &conf
     trbe_request_.cpu = this;
     pmu_exception.bind(pmu_request_);
     trbe_exception.bind(trbe_request_);
+    trbe_walker_.cpu = this;
+    trbe_translation.bind(trbe_walker_);
     if (config_.cycles_per_instruction == 0)
         config_.cycles_per_instruction = 1;
     batch_.resize(std::clamp(config_.trace_batch, 1u, a64_trace_batch_max));

@@ -184,7 +184,7 @@ a64_translation a64_stage1_translate(const a64_stage1_regime &r, const a64_acces
         const uint64_t oa = (desc & mask(47, lo)) | (a.va & ((uint64_t{1} << lo) - 1));
         if (oa >> p.pa_bits)
             return fault(a64_fault_kind::address_size, level);
-        if (!bit(desc, 10) && !p.ha)
+        if (!bit(desc, 10) && !(p.ha && a.af_update))
             return fault(a64_fault_kind::access_flag, level);
 
         a64_translation t;

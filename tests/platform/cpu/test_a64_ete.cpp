@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 
 using namespace pmtrace::platform;
@@ -39,13 +40,9 @@ constexpr uint64_t trbsr_ec(uint64_t ec)
     return ec << 26;
 }
 
-// Runs `program` (after `setup` set up the platform) and decodes its capture: [buf, TRBPTR_EL1)
-// or, once the buffer wrapped (a buffer of `size` bytes, TRBSR_EL1.WRAP), all of it in time
-// order from TRBPTR_EL1 on.
-capture run_capture(
-    const std::string &program, uint64_t size = 0,
-    const pmtrace::test::platform_setup &setup = pmtrace::test::platform_setup(),
-    const std::function<void(vp_config &)> &configure = [](vp_config &) {})
+// Runs `program` (after `setup` set up the platform), without decoding.
+capture run_program(const std::string &program, const pmtrace::test::platform_setup &setup,
+                    const std::function<void(vp_config &)> &configure)
 {
     capture c;
     vp_config config;
@@ -54,6 +51,27 @@ capture run_capture(
     configure(config);
     c.r = run(program, config, 0, setup);
     c.at = labels(program);
+    return c;
+}
+
+// Decodes c.bytes over the program's image.
+void decode(capture &c, const std::string &program)
+{
+    std::vector<memory_image> image{
+        {pmtrace::test::a64_load_address,
+         pmtrace::test::read_image(std::string(PMTRACE_A64_DIR) + "/" + program + ".bin")}};
+    c.decoded = decode_ete_trace(c.bytes, ete_registers_of(c.r.platform->pe.core()), image);
+}
+
+// Runs `program` (after `setup` set up the platform) and decodes its capture: [buf, TRBPTR_EL1)
+// or, once the buffer wrapped (a buffer of `size` bytes, TRBSR_EL1.WRAP), all of it in time
+// order from TRBPTR_EL1 on.
+capture run_capture(
+    const std::string &program, uint64_t size = 0,
+    const pmtrace::test::platform_setup &setup = pmtrace::test::platform_setup(),
+    const std::function<void(vp_config &)> &configure = [](vp_config &) {})
+{
+    capture c = run_program(program, setup, configure);
     const uint64_t end = c.r.x[25]; // TRBPTR_EL1 at the end (ete.inc)
     EXPECT_GE(end, buf);
     const uint8_t *ram = c.r.platform->ram.data() + (buf - pmtrace::platform::virt::ram_base);
@@ -63,10 +81,7 @@ capture run_capture(
     } else {
         c.bytes.assign(ram, ram + (end - buf));
     }
-    std::vector<memory_image> image{
-        {pmtrace::test::a64_load_address,
-         pmtrace::test::read_image(std::string(PMTRACE_A64_DIR) + "/" + program + ".bin")}};
-    c.decoded = decode_ete_trace(c.bytes, ete_registers_of(c.r.platform->pe.core()), image);
+    decode(c, program);
     return c;
 }
 
@@ -475,6 +490,83 @@ TEST(A64Ete, AFaultOnTheBufferStopsTheCapture)
     ASSERT_GT(c.decoded.ranges.size(), 100u);
     expect_beginning_of_window(c, whole_window(c));
 }
+
+// ete_capture_va.S: the buffer at a virtual address, its pages at these physical addresses.
+constexpr uint64_t va_buf = 0xFFFF'FF80'4000'0000;
+constexpr uint64_t va_pages[] = {0x4010'1000, 0x4010'0000, 0x4010'2000};
+
+// The capture of ete_capture_va(_fault).S: [va_buf, TRBPTR_EL1) read page by page where the
+// translation tables put them.
+capture run_capture_va(const std::string &program)
+{
+    capture c = run_program(program, pmtrace::test::platform_setup(), [](vp_config &) {});
+    const uint64_t end = c.r.x[25];
+    EXPECT_GE(end, va_buf);
+    EXPECT_LE(end, va_buf + 3 * page_size);
+    const uint8_t *ram = c.r.platform->ram.data();
+    for (uint64_t va = va_buf; va < end && va < va_buf + 3 * page_size; va++)
+        c.bytes.push_back(ram[va_pages[(va - va_buf) / page_size] + va % page_size -
+                              pmtrace::platform::virt::ram_base]);
+    decode(c, program);
+    return c;
+}
+
+// The Trace Buffer Unit's pointer is a virtual address of the owning translation regime, EL1&0
+// here, translated by its stage 1 as a privileged write (D6.3.4 RJTVDD): with the buffer's pages
+// mapped out of physical order (as Linux's perf AUX buffer is), the bytes at the pages' physical
+// addresses, in virtual order, decode into exactly what the CPU executed. The capture crosses
+// into the second page; the third page's physical address is untouched.
+TEST(A64Ete, TheBufferIsTranslatedByTheOwningRegimesStage1)
+{
+    const capture c = run_capture_va("ete_capture_va");
+    EXPECT_EQ(c.r.x[24], 0u); // TRBSR_EL1: no event, no fault
+    EXPECT_GT(c.r.x[25], va_buf + page_size);
+    EXPECT_LT(c.r.x[25], va_buf + 2 * page_size);
+    expect_same(c, whole_window(c));
+    const uint8_t *ram =
+        c.r.platform->ram.data() + (va_pages[2] - pmtrace::platform::virt::ram_base);
+    EXPECT_EQ(std::count(ram, ram + page_size, 0), static_cast<long>(page_size));
+}
+
+// A page of the buffer whose stage 1 descriptor refuses the unit's write: the write takes the
+// stage 1 fault at level 3 (D6.5.4: a Translation fault for an invalid descriptor, a Permission
+// fault for a read-only page, the unit's write being a privileged write, an Access flag fault
+// with the flag 0 and TCR_EL1.HA 0), which DebugWriteFault records (TRBSR_EL1 IRQ, S, EC 0x24,
+// MSS.FSC) and which stops collection with TRBPTR_EL1 at the page; the two pages before it hold
+// the beginning of the window, exactly.
+struct stage1_fault_case {
+    const char *program;
+    uint64_t fsc;
+};
+
+void PrintTo(const stage1_fault_case &c, std::ostream *os)
+{
+    *os << c.program;
+}
+
+class A64EteStage1Fault : public ::testing::TestWithParam<stage1_fault_case>
+{
+};
+
+TEST_P(A64EteStage1Fault, StopsTheCaptureAtThePage)
+{
+    const capture c = run_capture_va(GetParam().program);
+    EXPECT_EQ(c.r.x[24], trbsr_irq | trbsr_s | trbsr_ec(0x24) | GetParam().fsc);
+    EXPECT_EQ(c.r.x[25], va_buf + 2 * page_size);
+    ASSERT_GT(c.decoded.ranges.size(), 100u);
+    expect_beginning_of_window(c, whole_window(c));
+}
+
+INSTANTIATE_TEST_SUITE_P(OnTheBuffersThirdPage, A64EteStage1Fault,
+                         ::testing::Values(stage1_fault_case{"ete_capture_va_fault", 0b000111},
+                                           stage1_fault_case{"ete_capture_va_ro", 0b001111},
+                                           stage1_fault_case{"ete_capture_va_af", 0b001011}),
+                         [](const ::testing::TestParamInfo<stage1_fault_case> &i) {
+                             const std::string p = i.param.program;
+                             return p == "ete_capture_va_fault" ? std::string("Translation")
+                                    : p == "ete_capture_va_ro"  ? std::string("Permission")
+                                                                : std::string("AccessFlag");
+                         });
 
 namespace
 {

@@ -8,7 +8,8 @@
 //   cpu -> pe.sysreg / pe.events / pe.state / pe.trbe;  ICC_* -> gic.cpu(0)
 //   cpu.trace_out -> pe.trace_sink (the CPU stands in for the trace unit); with the AArch64
 //   CPU, trace_unit (a trace_source, when asked for) -> pe.trace_sink, pe.trace_flush
-//   pe.translation -> mmu (identity; mappings and injected faults per page)
+//   pe.translation -> mmu (identity; mappings and injected faults per page); with the AArch64
+//   CPU, pe.translation -> a64.trbe_translation (the owning regime's stage 1) -> mmu
 //   pe.pmuirq -> GIC PPI 23, pe.trbirq -> GIC PPI 22 (gic.trbe_intid) -> gic.irq[0] -> cpu.irq
 //   pe.serror -> cpu.serror
 //   pe.cti_pmu_overflow -> CTI input trigger 1; pe.cti_trbe_stopped/management/wrap -> 8/9/10

@@ -154,6 +154,13 @@ class a64_cpu : public sc_core::sc_module,
     // pending and unmasked, with the target Exception level.
     sc_core::sc_export<pmtrace::exception_request_if> pmu_exception;
     sc_core::sc_export<pmtrace::exception_request_if> trbe_exception;
+    // The Trace Buffer Unit's address translation (pe_model::translation; a64_cpu_trbe.cpp):
+    // stage 1 of the owning translation regime, walked in this CPU's translation tables with its
+    // registers of the moment, as a privileged write (D6.3.4 RJTVDD, D6.5.4); then, when bound,
+    // `trbe_physical` answers for the physical address stage 1 gave (the platform's translator:
+    // its mappings and injected faults).
+    sc_core::sc_export<pmtrace::trbe_translation_if> trbe_translation;
+    optional_port<pmtrace::trbe_translation_if> trbe_physical;
 
     using peek_function = std::function<uint64_t(uint16_t event, const sc_core::sc_time &offset)>;
 
@@ -303,6 +310,12 @@ class a64_cpu : public sc_core::sc_module,
         unsigned target_el = 0;
         void set_exception_request(bool p, unsigned el) override;
     };
+    struct trbe_walker final : pmtrace::trbe_translation_if {
+        a64_cpu *cpu = nullptr;
+        pmt_trbe_translation translate(uint64_t va, const pmt_trbe_regime &regime) override;
+    };
+    trbe_walker trbe_walker_;
+    pmt_trbe_translation trbe_translate(uint64_t va, const pmt_trbe_regime &regime);
     bool have_pm() const { return config_.ebep || config_.trbe_exc; }
     void profiling_requested(bool pending);
     bool profiling_pending() const { return pmu_request_.pending || trbe_request_.pending; }

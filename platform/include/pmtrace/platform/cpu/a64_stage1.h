@@ -57,6 +57,9 @@ struct a64_access {
     bool fetch = false;
     bool unprivileged = false; // at EL0 (or LDTR/STTR)
     bool pan = false;          // PSTATE.PAN
+    // The agent making the access sets the Access flag when TCR_ELx.HA is 1 (the PE does; the
+    // Trace Buffer Unit only when TRBIDR_EL1.F is 1, D6.5.4). false: an Access flag of 0 faults.
+    bool af_update = true;
 };
 
 struct a64_translation {
