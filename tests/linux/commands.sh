@@ -14,3 +14,14 @@ perf stat -x, -e r08:u,r11:u,r13:u,r1e:u -- /count_loop 2>&1
 echo "guest: perf record"
 perf record -q -e instructions:u -c 100000 -o /tmp/perf.data -- /count_loop 2>&1
 perf report -i /tmp/perf.data --stdio --sort sym 2>&1 | grep -v '^#' | grep -v '^$'
+# The trace unit and the Trace Buffer Unit through Linux's drivers and perf (issue 29): the
+# program's user-space trace decoded by perf (OpenCSD) into branch samples, counted by
+# (from, to); then the kernel's trace of the same program, decoded over /proc/kcore.
+echo "guest: cs_etm user"
+perf record -q -e cs_etm/@trbe0/u --per-thread -o /tmp/cs_user.data -- /trace_loop 2>&1
+perf script -i /tmp/cs_user.data --itrace=b -F ip,addr,sym 2>&1 | sort | uniq -c |
+  sort -rn | head -3 | sed 's/^/guest: branches /'
+echo "guest: cs_etm kernel"
+perf record -q --kcore -e cs_etm/@trbe0/k --per-thread -o /tmp/cs_kernel -- /trace_loop 2>&1
+perf report -i /tmp/cs_kernel --stdio --sort sym 2>&1 |
+  grep -E '\[k\] (el0_svc|invoke_syscall|do_exit)$' | sed 's/^/guest: kernel /'

@@ -4,7 +4,9 @@
 # (count_loop.S, commands.sh) and checks the console: Debian's coresight-etm4x and coresight-trbe
 # modules probe the trace unit and the Trace Buffer Unit the device tree describes (ete0, trbe0),
 # perf stat's counts exact against the program, perf record's samples taken through PMUIRQ and
-# named by perf report, the run ended by poweroff with exit 0.
+# named by perf report, perf record -e cs_etm// capturing through the ETE and the TRBE and perf
+# decoding it (user space: the loop's branches exactly; the kernel: the exit system call's
+# path), the run ended by poweroff with exit 0.
 #   linux_boot.sh PMTRACE_VP WORK_DIR (WORK_DIR holds count_loop, built by the tests)
 # Exit 0: passed; 77: skipped, only when the guest's packages cannot be had (the reason printed).
 set -uo pipefail
@@ -17,7 +19,7 @@ kernel=$("$guest" kernel 2>&1) || {
   exit 77
 }
 "$guest" initramfs "$work/initramfs.cpio" "$here/commands.sh" \
-  --file "$work/count_loop=/count_loop"
+  --file "$work/count_loop=/count_loop" --file "$work/trace_loop=/trace_loop"
 case $? in
 0) ;;
 3) echo "SKIP: the guest's packages cannot be had (above)"; exit 77 ;;
@@ -46,6 +48,15 @@ check "r08:u (INST_RETIRED) exact" "^2000005,,r08:u,"
 check "cycles:u counted" "^[1-9][0-9]*,,cycles:u,"
 check "r11:u counted" "^[1-9][0-9]*,,r11:u,"
 check "perf record's samples named" "^ +[0-9.]+% +\[\.\] count_loop"
+# perf record -e cs_etm//u: trace_loop's b.ne taken 9,999 times back to the loop's top, each one
+# branch sample from count_loop to count_loop, the most frequent (from, to).
+end='[[:space:]]*$' # the console's lines end in CR LF
+check "cs_etm//u: the loop's taken branches, exactly" \
+  "^guest: branches +9999 +[0-9a-f]+ count_loop => +[0-9a-f]+ count_loop$end"
+# cs_etm//k: the kernel's trace decodes into the exit system call's path.
+check "cs_etm//k: el0_svc decoded" "^guest: kernel .*\[k\] el0_svc$end"
+check "cs_etm//k: invoke_syscall decoded" "^guest: kernel .*\[k\] invoke_syscall$end"
+check "cs_etm//k: do_exit decoded" "^guest: kernel .*\[k\] do_exit$end"
 check "the commands ended" "^pmtrace-guest: done \(0\)"
 if [ "$failed" -ne 0 ]; then
   echo "--- console (last 60 lines) ---"
