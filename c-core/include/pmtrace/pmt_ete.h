@@ -48,6 +48,7 @@ typedef enum pmt_ete_cc_below_min {
 #define PMT_ETE_UNIT_BUFFER_MIN 1024
 #define PMT_ETE_UNIT_BUFFER_MAX 4096
 #define PMT_ETE_MAX_EXT_IN_SEL  4 /* TRCIDR5.NUMEXTINSEL */
+#define PMT_ETE_MAX_COUNTERS    4 /* TRCIDR5.NUMCNTR */
 
 typedef struct pmt_ete_config {
     bool feat_ete; /* FEAT_ETE with System register access (FEAT_TRC_SR); default false */
@@ -61,6 +62,11 @@ typedef struct pmt_ete_config {
     unsigned num_ext_in_sel; /* External Input Selectors TRCEXTINSELR<n>, 0..4, which select PMU
                                 events (TRCIDR5.NUMEXTINSEL; NUMEXTIN = 0x1FF, unified PMU event
                                 selection, when not 0); needs resource selectors; default 4 */
+    unsigned num_counters;   /* Counters TRCCNTVR<n> with TRCCNTCTLR<n> and TRCCNTRLDVR<n>, 0..4
+                                (TRCIDR5.NUMCNTR); their "at zero" resources are TRCRSCTLR<n>
+                                group 0b0010; needs resource selectors; default 2 (as the ETMv4
+                                and ETE trace units of Arm's cores have; Linux's etm4x needs one
+                                for perf's timestamp option) */
     /* Trace contents. */
     bool wfx_p0; /* TRCIDR2.WFXMODE: WFI, WFIT, WFE, WFET are P0 instructions; default
                     true */
