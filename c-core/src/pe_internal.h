@@ -86,6 +86,9 @@ struct pmt_ete_regs {
     uint64_t rsctlr[32]; /* TRCRSCTLR<n>, n = 2..31 */
     uint64_t acvr[16], acatr[16];
     uint64_t cidcvr[8], vmidcvr[8];
+    /* The counters (ete_counters.c): TRCCNTRLDVR<n>.VALUE, TRCCNTCTLR<n>, and each counter's
+     * value, TRCCNTVR<n>.VALUE, n < pmt_ete_config.num_counters. */
+    uint64_t cntrldvr[4], cntctlr[4], cntvr[4];
     uint32_t contextidr_el1; /* the PE's CONTEXTIDR_EL1 and CONTEXTIDR_EL2, as the glue reports */
     uint32_t contextidr_el2; /*   them (ete_set_context), for the Context comparators */
     bool enabled;            /* the trace unit was enabled at the last update (ete_update) */
@@ -159,7 +162,9 @@ struct ete_filter_cache {
     bool exlevel_traced;     /* ete_exlevel_traced() */
     bool viewinst_fixed;     /* ViewInst selects no comparator: one answer for every address */
     bool viewinst_traced;    /* ... and that answer (with active and exlevel_traced) */
-    bool events;             /* an ETEEvent or TRCTSCTLR's event may occur at an instruction */
+    bool events;             /* an ETEEvent or TRCTSCTLR's event may occur at an instruction,
+                                or a counter may move (counters) */
+    bool counters;           /* ete_counters_live(): a counter may move at each evaluation */
     bool branch_broadcast;   /* TRCCONFIGR.BB where the unit implements it */
     pmt_ete_pkt_context ctx; /* the PE context as the trace states it */
 };

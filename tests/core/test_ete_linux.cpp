@@ -112,8 +112,45 @@ class EteLinux : public EteTest
             d.trfcr = TRFCR_TS_VIRTUAL | TRFCR_E1TRE | TRFCR_E0TRE;
     }
 
+    // What etm4_parse_event_config leaves in struct etmv4_config for the fields below (the
+    // rest as enable_hw writes them).
+    struct Config {
+        uint64_t cfg = (1u << 6) | (1u << 4); // CID and CCI
+        uint64_t ts_ctrl = 0;
+        uint64_t cntrldvr[4] = {}, cntr_ctrl[4] = {}, cntr_val[4] = {};
+        uint64_t res_ctrl[32] = {};
+    } config;
+
+    // etm4_config_timestamp_event (perf's cs_etm/timestamp/, on by default): a counter not yet
+    // initialised (cntr_val 0), a free resource selector from 2 on; the counter at 1, reloading
+    // 1, in Self-reload mode counting resource 1 (TRUE); the selector group 0b0010 with the
+    // counter's bit; TRCTSCTLR the selector. Then TRCCONFIGR.TS. Returns the driver's error.
+    int config_timestamp_event()
+    {
+        if (!d.nr_cntr)
+            return -22; // -EINVAL: the session is refused
+        unsigned ctridx = 0;
+        while (ctridx < d.nr_cntr && config.cntr_val[ctridx] != 0)
+            ctridx++;
+        if (ctridx == d.nr_cntr)
+            return -28; // -ENOSPC
+        unsigned rselector = 2;
+        while (rselector < d.nr_resource * 2 && config.res_ctrl[rselector])
+            rselector++;
+        if (rselector == d.nr_resource * 2)
+            return -28;
+        const unsigned counter = 1u << ctridx;
+        config.cntr_val[ctridx] = 1;
+        config.cntrldvr[ctridx] = 1;
+        config.cntr_ctrl[ctridx] = 0x1u << 16 | 0x0u << 7 | 0x1u;
+        config.res_ctrl[rselector] = 0x2u << 16 | counter << 0;
+        config.ts_ctrl = 0x0u << 7 | rselector;
+        config.cfg |= 1u << 11; // TRCCONFIGR_TS
+        return 0;
+    }
+
     // etm4_enable_hw for a perf session with context ID tracing and cycle accuracy, no
-    // address filters (the default filter: trace everything, SSSTATUS = 1).
+    // address filters (the default filter: trace everything, SSSTATUS = 1), and `config`.
     uint64_t vinst_ctrl = 0;
     void enable_hw(unsigned trcid, bool vhe = false)
     {
@@ -124,15 +161,15 @@ class EteLinux : public EteTest
         ASSERT_EQ(rd(PMT_REG_TRCCLAIMCLR), CLAIM_SELF_HOSTED);
         w(PMT_REG_TRCPRGCTLR, 0);
         ASSERT_TRUE(wait_status(0, 1)); // TRCSTATR.IDLE up
-        // CID and CCI. Bit 0 and VMIDOPT (TRCIDR2.VMIDOPT = 0b10) read as RES1.
-        w(PMT_REG_TRCCONFIGR, (1u << 6) | (1u << 4), 0, false);
-        EXPECT_EQ(rd(PMT_REG_TRCCONFIGR), (1u << 15) | (1u << 6) | (1u << 4) | 1u);
+        // Bit 0 and VMIDOPT (TRCIDR2.VMIDOPT = 0b10) read as RES1.
+        w(PMT_REG_TRCCONFIGR, config.cfg, 0, false);
+        EXPECT_EQ(rd(PMT_REG_TRCCONFIGR), (1u << 15) | config.cfg | 1u);
         w(PMT_REG_TRCAUXCTLR, 0);
         w(PMT_REG_TRCEVENTCTL0R, 0);
         w(PMT_REG_TRCEVENTCTL1R, 0);
         if (d.stallctl)
             w(PMT_REG_TRCSTALLCTLR, 0);
-        w(PMT_REG_TRCTSCTLR, 0);
+        w(PMT_REG_TRCTSCTLR, config.ts_ctrl);
         w(PMT_REG_TRCSYNCPR, 0xC);
         w(PMT_REG_TRCCCCTLR, 0x100 < d.ccitmin ? d.ccitmin : 0x100);
         w(PMT_REG_TRCBBCTLR, 0);
@@ -145,11 +182,16 @@ class EteLinux : public EteTest
         w(PMT_REG_TRCVICTLR, vinst_ctrl);
         w(PMT_REG_TRCVIIECTLR, 0);
         w(PMT_REG_TRCVISSCTLR, 0);
-        ASSERT_EQ(d.nr_pe_cmp + d.nrseqstate + d.nr_cntr + d.nr_ss_cmp, 0u);
+        ASSERT_EQ(d.nr_pe_cmp + d.nrseqstate + d.nr_ss_cmp, 0u);
         if (d.numextinsel)
             w(PMT_REG_TRCEXTINSELR, 0); // config->ext_inp, to TRCEXTINSELR (= TRCEXTINSELR0)
+        for (unsigned i = 0; i < d.nr_cntr; i++) {
+            w(PMT_REG_TRCCNTRLDVR, config.cntrldvr[i], i);
+            w(PMT_REG_TRCCNTCTLR, config.cntr_ctrl[i], i);
+            w(PMT_REG_TRCCNTVR, config.cntr_val[i], i);
+        }
         for (unsigned i = 2; i < d.nr_resource * 2; i++)
-            w(PMT_REG_TRCRSCTLR, 0, i);
+            w(PMT_REG_TRCRSCTLR, config.res_ctrl[i], i);
         for (unsigned i = 0; i < d.nr_addr_cmp * 2; i++) {
             w(PMT_REG_TRCACVR, 0, i);
             w(PMT_REG_TRCACATR, 0, i);
@@ -178,7 +220,10 @@ class EteLinux : public EteTest
         uint64_t control = rd(PMT_REG_TRCPRGCTLR) & ~uint64_t{1};
         w(PMT_REG_TRFCR_EL1, d.trfcr & ~(TRFCR_E1TRE | TRFCR_E0TRE)); // etm4x_prohibit_trace
         w(PMT_REG_TRCPRGCTLR, control);
-        EXPECT_TRUE(wait_status(1, 1, on_poll));             // TRCSTATR.PMSTABLE up
+        EXPECT_TRUE(wait_status(1, 1, on_poll)); // TRCSTATR.PMSTABLE up
+        // etm4_disable_hw: "read back the current counter values".
+        for (unsigned i = 0; i < d.nr_cntr; i++)
+            config.cntr_val[i] = rd(PMT_REG_TRCCNTVR, i);
         w(PMT_REG_TRCCLAIMCLR, CLAIM_SELF_HOSTED, 0, false); // coresight_disclaim_device
         EXPECT_EQ(rd(PMT_REG_TRCCLAIMCLR), 0u);
         return PMT_GET(TRCVICTLR, SSSTATUS, rd(PMT_REG_TRCVICTLR));
@@ -214,7 +259,8 @@ TEST_F(EteLinux, ProbeReadsWhatTheModelImplements)
     EXPECT_EQ(d.trcid_size, 7u);
     EXPECT_EQ(d.numextinsel, 4u);
     EXPECT_EQ(d.nr_ext_inp, 0x1FFu);
-    EXPECT_EQ(d.nr_cntr, 0u);
+    EXPECT_EQ(d.nr_cntr, 2u); // two Counters (ete.num_counters)
+    EXPECT_EQ(d.nrseqstate, 0u);
     EXPECT_EQ(d.trfcr, TRFCR_TS_VIRTUAL | TRFCR_E1TRE | TRFCR_E0TRE);
     EXPECT_EQ(rd(PMT_REG_TRCCLAIMCLR), 0u);
 }
@@ -276,6 +322,52 @@ TEST_F(EteLinux, VheKernelAtEl2)
     EXPECT_EQ(traced(0x1000, 0x1004).size(), 2u); // the kernel at EL2 is traced
     disable_hw();
     EXPECT_TRUE(idle());
+}
+
+// perf's cs_etm/timestamp/ (set by default): etm4_config_timestamp_event needs a counter
+// (TRCIDR5.NUMCNTR > 0) and a free resource selector. With the model's two counters the session
+// is accepted: counter 0 and resource selector 2, every access of the enable performed, and
+// TRCTSCTLR's event is "counter 0 is zero", which the counter reaches at every second point.
+TEST_F(EteLinux, TimestampOptionGetsACounterAndAResourceSelector)
+{
+    make_ete();
+    at(1);
+    probe();
+    ASSERT_EQ(config_timestamp_event(), 0);
+    EXPECT_EQ(config.ts_ctrl, 2u);
+    EXPECT_EQ(config.res_ctrl[2], 0x20001u);
+    EXPECT_EQ(config.cntr_ctrl[0], 0x10001u);
+    enable_hw(0x10);
+    EXPECT_TRUE(log_lines.empty()) << log_lines.front();
+    EXPECT_EQ(rd(PMT_REG_TRCTSCTLR), 2u);
+    EXPECT_EQ(rd(PMT_REG_TRCRSCTLR, 2), 0x20001u);
+    EXPECT_EQ(rd(PMT_REG_TRCCNTVR, 0), 1u);
+    ete_options o;
+    ete_get_options(pe, &o);
+    EXPECT_EQ(o.ts_event, 2u);
+    EXPECT_NE(o.timestamp, ETE_TS_NONE);
+    // The timestamp event at points of the trace: FALSE (counter at 1), then TRUE (at zero).
+    const uint64_t kernel = 0xFFFF800010000000;
+    std::vector<bool> ts;
+    for (int i = 0; i < 4; i++) {
+        ts.push_back(ete_resource_event(pe, (unsigned)o.ts_event, kernel, 0));
+        ete_counters_step(pe, kernel, 0);
+    }
+    EXPECT_EQ(ts, (std::vector<bool>{false, true, false, true}));
+    disable_hw();
+    EXPECT_EQ(config.cntr_val[0], 1u); // read back as etm4_disable_hw does
+    EXPECT_TRUE(log_lines.empty()) << log_lines.front();
+}
+
+// Without counters (ete.num_counters 0) the driver refuses the option (-EINVAL), as before.
+TEST_F(EteLinux, TimestampOptionRefusedWithoutCounters)
+{
+    cfg.ete.num_counters = 0;
+    make_ete();
+    at(1);
+    probe();
+    EXPECT_EQ(d.nr_cntr, 0u);
+    EXPECT_EQ(config_timestamp_event(), -22);
 }
 
 } // namespace

@@ -31,7 +31,9 @@ const std::vector<std::pair<pmt_reg_id, unsigned>> all_regs = {
     {PMT_REG_TRCAUTHSTATUS, 0}, {PMT_REG_TRCRSCTLR, 2},     {PMT_REG_TRCRSCTLR, 15},
     {PMT_REG_TRCACVR, 0},       {PMT_REG_TRCACVR, 7},       {PMT_REG_TRCACATR, 0},
     {PMT_REG_TRCACATR, 7},      {PMT_REG_TRCCIDCVR, 0},     {PMT_REG_TRCVMIDCVR, 0},
-    {PMT_REG_TRCEXTINSELR, 0},  {PMT_REG_TRCEXTINSELR, 3},
+    {PMT_REG_TRCEXTINSELR, 0},  {PMT_REG_TRCEXTINSELR, 3},  {PMT_REG_TRCCNTRLDVR, 0},
+    {PMT_REG_TRCCNTRLDVR, 1},   {PMT_REG_TRCCNTCTLR, 0},    {PMT_REG_TRCCNTCTLR, 1},
+    {PMT_REG_TRCCNTVR, 0},      {PMT_REG_TRCCNTVR, 1},
 };
 
 bool is_read_only(pmt_reg_id id)
@@ -52,11 +54,17 @@ TEST(EteEncoding, D24_4_FamilyEncodingsRoundTrip)
     } cases[] = {
         {PMT_REG_TRCRSCTLR, 2, PMT_SYSREG(2, 1, 1, 2, 0)}, // CRm = m[3:0], op2 = 0b00:m[4]
         {PMT_REG_TRCRSCTLR, 31, PMT_SYSREG(2, 1, 1, 15, 1)},
-        {PMT_REG_TRCACVR, 9, PMT_SYSREG(2, 1, 2, 2, 1)},      // CRm = m[2:0]:0, op2 = 0b00:m[3]
-        {PMT_REG_TRCACATR, 9, PMT_SYSREG(2, 1, 2, 2, 3)},     // op2 = 0b01:m[3]
-        {PMT_REG_TRCCIDCVR, 3, PMT_SYSREG(2, 1, 3, 6, 0)},    // CRm = m[2:0]:0, op2 = 0b000
-        {PMT_REG_TRCVMIDCVR, 7, PMT_SYSREG(2, 1, 3, 14, 1)},  // op2 = 0b001
-        {PMT_REG_TRCEXTINSELR, 3, PMT_SYSREG(2, 1, 0, 11, 4)} // CRm = 0b10:m[1:0], op2 = 0b100
+        {PMT_REG_TRCACVR, 9, PMT_SYSREG(2, 1, 2, 2, 1)},       // CRm = m[2:0]:0, op2 = 0b00:m[3]
+        {PMT_REG_TRCACATR, 9, PMT_SYSREG(2, 1, 2, 2, 3)},      // op2 = 0b01:m[3]
+        {PMT_REG_TRCCIDCVR, 3, PMT_SYSREG(2, 1, 3, 6, 0)},     // CRm = m[2:0]:0, op2 = 0b000
+        {PMT_REG_TRCVMIDCVR, 7, PMT_SYSREG(2, 1, 3, 14, 1)},   // op2 = 0b001
+        {PMT_REG_TRCEXTINSELR, 3, PMT_SYSREG(2, 1, 0, 11, 4)}, // CRm = 0b10:m[1:0], op2 = 0b100
+        {PMT_REG_TRCCNTRLDVR, 0, PMT_SYSREG(2, 1, 0, 0, 5)},   // CRm = 0b00:m[1:0], op2 = 0b101
+        {PMT_REG_TRCCNTRLDVR, 3, PMT_SYSREG(2, 1, 0, 3, 5)},
+        {PMT_REG_TRCCNTCTLR, 1, PMT_SYSREG(2, 1, 0, 5, 5)}, // CRm = 0b01:m[1:0], op2 = 0b101
+        {PMT_REG_TRCCNTCTLR, 3, PMT_SYSREG(2, 1, 0, 7, 5)},
+        {PMT_REG_TRCCNTVR, 0, PMT_SYSREG(2, 1, 0, 8, 5)}, // CRm = 0b10:m[1:0], op2 = 0b101
+        {PMT_REG_TRCCNTVR, 2, PMT_SYSREG(2, 1, 0, 10, 5)},
     };
     for (const Case &c : cases) {
         pmt_sysreg e = pmt_sysreg_encode({c.id, c.n});
@@ -157,6 +165,7 @@ TEST_F(Ete, D24_4_FeatureRegistersFollowTheConfig)
     cfg.ete.timestamps = false; // TRCTSCTLR: TRCIDR0.TSSIZE != 0
     cfg.ete.num_rs_pairs = 0;   // TRCEVENTCTL0R: NUMRSPAIR != 0
     cfg.ete.num_ext_in_sel = 0; // TRCEXTINSELR<n>: n < NUMEXTINSEL
+    cfg.ete.num_counters = 0;   // TRCCNT*<n>: n < NUMCNTR
     cfg.ete.num_ac_pairs = 0;   // TRCVIIECTLR, TRCVISSCTLR, TRCBBCTLR: NUMACPAIRS > 0
     cfg.ete.num_cid_comps = 0;  // TRCCIDCCTLR0: NUMCIDC > 0
     cfg.have_el2 = false;       // TRCVMIDCCTLR0: VMIDSIZE > 0 needs EL2
@@ -172,6 +181,8 @@ TEST_F(Ete, D24_4_FeatureRegistersFollowTheConfig)
     EXPECT_EQ(read(PMT_REG_TRCRSCTLR, &v, 2), PMT_ACCESS_UNDEFINED);
     EXPECT_EQ(read(PMT_REG_TRCACVR, &v, 0), PMT_ACCESS_UNDEFINED);
     EXPECT_EQ(read(PMT_REG_TRCEXTINSELR, &v, 0), PMT_ACCESS_UNDEFINED);
+    for (pmt_reg_id id : {PMT_REG_TRCCNTRLDVR, PMT_REG_TRCCNTCTLR, PMT_REG_TRCCNTVR})
+        EXPECT_EQ(read(id, &v, 0), PMT_ACCESS_UNDEFINED) << pmt_reg_name(id);
     // TRCVICTLR.SSSTATUS is RES1 with NUMACPAIRS and NUMPC 0; EVENT is RES0 without selectors.
     EXPECT_EQ(rd(PMT_REG_TRCVICTLR), PMT_MASK(TRCVICTLR, SSSTATUS));
     wr(PMT_REG_TRCVICTLR, 0);
@@ -392,9 +403,9 @@ TEST_F(Ete, D24_4_TrcidrValuesFromTheDefaultConfig)
     EXPECT_EQ(rd(PMT_REG_TRCIDR3), 0x017B0004u);
     // TRCIDR4: NUMVMIDC 1, NUMCIDC 1, NUMRSPAIR 7 (8 pairs), NUMACPAIRS 4.
     EXPECT_EQ(rd(PMT_REG_TRCIDR4), 0x11070004u);
-    // TRCIDR5: TRACEIDSIZE 7 bits; NUMEXTINSEL 4; NUMEXTIN 0x1FF (unified PMU event
-    // selection); no counters, sequencer.
-    EXPECT_EQ(rd(PMT_REG_TRCIDR5), 0x000709FFu);
+    // TRCIDR5: NUMCNTR 2 [30:28]; TRACEIDSIZE 7 bits; NUMEXTINSEL 4; NUMEXTIN 0x1FF (unified
+    // PMU event selection); no sequencer.
+    EXPECT_EQ(rd(PMT_REG_TRCIDR5), 0x200709FFu);
     for (pmt_reg_id id :
          {PMT_REG_TRCIDR6, PMT_REG_TRCIDR7, PMT_REG_TRCIDR8, PMT_REG_TRCIDR9, PMT_REG_TRCIDR10,
           PMT_REG_TRCIDR11, PMT_REG_TRCIDR12, PMT_REG_TRCIDR13, PMT_REG_TRCDEVID})
@@ -426,7 +437,7 @@ TEST_F(Ete, D24_4_TrcidrValuesFollowTheOptions)
     EXPECT_EQ(rd(PMT_REG_TRCIDR2), 0x50001088u); // CCSIZE 8, no WFXMODE
     EXPECT_EQ(rd(PMT_REG_TRCIDR3), 0x017B0100u);
     EXPECT_EQ(rd(PMT_REG_TRCIDR4), 0x280F0008u); // NUMVMIDC 2, NUMCIDC 8, NUMRSPAIR 15, 8 pairs
-    EXPECT_EQ(rd(PMT_REG_TRCIDR5), 0x9FFu);
+    EXPECT_EQ(rd(PMT_REG_TRCIDR5), 0x200009FFu); // NUMCNTR 2, no trace ID
     uint64_t v;
     EXPECT_EQ(read(PMT_REG_TRCBBCTLR, &v), PMT_ACCESS_UNDEFINED);
     wr(PMT_REG_TRCTRACEIDR, 0x7F); // RES0 without a trace ID
@@ -439,6 +450,7 @@ TEST_F(Ete, D24_4_TrcidrWithoutTimestampsOrSelectors)
     cfg.ete.timestamps = false;
     cfg.ete.num_rs_pairs = 0;
     cfg.ete.num_ext_in_sel = 0;
+    cfg.ete.num_counters = 0;
     make();
     // NUMEVENT 0 without selectors, TSSIZE 0; TRCCCI and COMMOPT as always.
     EXPECT_EQ(rd(PMT_REG_TRCIDR0), 0x200000A1u);
@@ -463,6 +475,7 @@ TEST_F(Ete, D24_4_31_TrccciReadsAsOneInEveryConfiguration)
              c.ete.timestamps = false;
              c.ete.num_rs_pairs = 0;
              c.ete.num_ext_in_sel = 0;
+             c.ete.num_counters = 0;
              c.ete.num_ac_pairs = 0;
          },
          4, 0},
@@ -625,7 +638,21 @@ TEST_F(Ete, BadConfigsAreRefused)
     }));
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_claim_tags = 33; }));
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_ext_in_sel = 5; }));
-    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_rs_pairs = 0; })); // with 4 selectors
+    EXPECT_TRUE(refused([](pmt_ete_config &e) {
+        e.num_rs_pairs = 0; // with 4 External Input Selectors
+        e.num_counters = 0;
+    }));
+    EXPECT_TRUE(refused([](pmt_ete_config &e) { e.num_counters = 5; })); // NUMCNTR 0..4
+    EXPECT_TRUE(refused([](pmt_ete_config &e) {
+        e.num_rs_pairs = 0; // NUMCNTR is 0 when NUMRSPAIR is 0 (D24.4.40)
+        e.num_ext_in_sel = 0;
+    }));
+    EXPECT_FALSE(refused([](pmt_ete_config &e) {
+        e.num_rs_pairs = 0;
+        e.num_ext_in_sel = 0;
+        e.num_counters = 0;
+    }));
+    EXPECT_FALSE(refused([](pmt_ete_config &e) { e.num_counters = 4; }));
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.busy_write = (pmt_ete_busy_write)2; }));
     EXPECT_TRUE(refused([](pmt_ete_config &e) { e.cc_below_min = (pmt_ete_cc_below_min)2; }));
 }

@@ -179,6 +179,11 @@ class StateBlob : public TrbeTest
             (void)read(PMT_REG_TRCVMIDCVR, &v, n);
         for (unsigned n = 0; n <= cfg.ete.num_ext_in_sel && n < 4; n++)
             (void)read(PMT_REG_TRCEXTINSELR, &v, n);
+        for (unsigned n = 0; n <= cfg.ete.num_counters && n < 4; n++) {
+            (void)read(PMT_REG_TRCCNTRLDVR, &v, n);
+            (void)read(PMT_REG_TRCCNTCTLR, &v, n);
+            (void)read(PMT_REG_TRCCNTVR, &v, n);
+        }
         for (uint32_t off : frames.pmu)
             (void)pmt_pmu_ext_read(pe, off, 4, PMT_SS_ROOT, false, &v);
         for (uint32_t off : frames.debug)

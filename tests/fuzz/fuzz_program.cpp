@@ -167,6 +167,7 @@ pmt_pe_config config_any(Input &in)
     e.num_vmid_comps = ranged(in, 0, PMT_ETE_MAX_CTX_COMPS);
     e.num_rs_pairs = ranged(in, 0, PMT_ETE_MAX_RS_PAIRS); // 1 is refused
     e.num_ext_in_sel = ranged(in, 0, PMT_ETE_MAX_EXT_IN_SEL);
+    e.num_counters = ranged(in, 0, PMT_ETE_MAX_COUNTERS);
     e.wfx_p0 = bit(38);
     e.cc_below_min = bit(39) ? PMT_ETE_CC_BELOW_MIN_NO_COUNTS : PMT_ETE_CC_BELOW_MIN_USE_CCITMIN;
     e.ccitmin = ranged(in, 1, 0xFFF);

@@ -137,8 +137,8 @@ CONFIG_ANY = (["version:u8", "num_counters:r", "common_events0:v", "common_event
                  "trbe.reserved_trfcr_ee:r", "trbe.erratum_fill_overwrite_bytes:r",
                  "trbe.part_number:r", "trbe.revision:r", "ete.num_ac_pairs:r",
                  "ete.num_cid_comps:r", "ete.num_vmid_comps:r", "ete.num_rs_pairs:r",
-                 "ete.num_ext_in_sel:r", "ete.ccitmin:r", "ete.cc_size:r", "ete.sync_period:r",
-                 "ete.num_claim_tags:r", "ete.designer:u8", "ete.revision:r", "ete.busy_write:r",
+                 "ete.num_ext_in_sel:r", "ete.num_counters:r", "ete.ccitmin:r", "ete.cc_size:r",
+                 "ete.sync_period:r", "ete.num_claim_tags:r", "ete.designer:u8", "ete.revision:r", "ete.busy_write:r",
                  "ete.unit_buffer:u16"])
 
 

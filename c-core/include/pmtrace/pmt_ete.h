@@ -48,6 +48,7 @@ typedef enum pmt_ete_cc_below_min {
 #define PMT_ETE_UNIT_BUFFER_MIN 1024
 #define PMT_ETE_UNIT_BUFFER_MAX 4096
 #define PMT_ETE_MAX_EXT_IN_SEL  4 /* TRCIDR5.NUMEXTINSEL */
+#define PMT_ETE_MAX_COUNTERS    4 /* TRCIDR5.NUMCNTR */
 
 typedef struct pmt_ete_config {
     bool feat_ete; /* FEAT_ETE with System register access (FEAT_TRC_SR); default false */
@@ -61,6 +62,11 @@ typedef struct pmt_ete_config {
     unsigned num_ext_in_sel; /* External Input Selectors TRCEXTINSELR<n>, 0..4, which select PMU
                                 events (TRCIDR5.NUMEXTINSEL; NUMEXTIN = 0x1FF, unified PMU event
                                 selection, when not 0); needs resource selectors; default 4 */
+    unsigned num_counters;   /* Counters TRCCNTVR<n> with TRCCNTCTLR<n> and TRCCNTRLDVR<n>, 0..4
+                                (TRCIDR5.NUMCNTR); their "at zero" resources are TRCRSCTLR<n>
+                                group 0b0010; needs resource selectors; default 2 (as Arm's
+                                ETMv4 trace units have, docs/choices.md; Linux's etm4x needs one
+                                for perf's timestamp option) */
     /* Trace contents. */
     bool wfx_p0; /* TRCIDR2.WFXMODE: WFI, WFIT, WFE, WFET are P0 instructions; default
                     true */
@@ -137,12 +143,13 @@ typedef struct pmt_ete_range {
 pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *range);
 /* The same report when it needs no time: it gives the Trace Buffer Unit nothing and takes no
  * timestamp, so a platform need not bring the PE's clock to the time of the call. That is when
- * the unit is disabled, or the range's atom joins those the unit holds (no packet due, no event,
- * trace on where it starts), or, with a trace unit buffer (pmt_ete_config.unit_buffer), when
- * the report's bytes go there: a range that runs once and does not end with a WFx, traced as a
- * whole (ViewInst without comparators) or not at all, no exception to resolve, no Timestamp due
- * from an earlier synchronization, room for the longest such report, and, when traced, no event
- * selected and no Timestamp that could follow a synchronization in it. Never while the
+ * the unit is disabled, or the range's atom joins those the unit holds (no packet due, no event
+ * selected and no counter that can move, trace on where it starts), or, with a trace unit
+ * buffer (pmt_ete_config.unit_buffer), when the report's bytes go there: a range that runs once
+ * and does not end with a WFx, traced as a whole (ViewInst without comparators) or not at all,
+ * no exception to resolve, no Timestamp due from an earlier synchronization, room for the
+ * longest such report, and, when traced, no event selected, no counter that can move and no
+ * Timestamp that could follow a synchronization in it. Never while the
  * enabled unit counts cycles (TRCCONFIGR.CCI and a cycles callback): each P0 element needs the
  * cycle it was executed in. True: reported. False: nothing done; make the report with
  * pmt_ete_report_range, at its time (it also refuses what is not a valid report).

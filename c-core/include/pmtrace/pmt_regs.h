@@ -11,9 +11,11 @@
  * PMT_SYSREG_LIST expands X(ID, op0, op1, CRn, CRm, op2) for every system register with one
  * fixed encoding that the model answers; PMEVCNTR<n>_EL0, PMEVTYPER<n>_EL0 and PMEVCNTSVR<n>_EL1
  * are families (pmt_sysreg_decode gives the index), and so are the trace unit's TRCRSCTLR<n>,
- * TRCACVR<n>, TRCACATR<n>, TRCCIDCVR<n>, TRCVMIDCVR<n> and TRCEXTINSELR<n>. The trace unit
- * (FEAT_ETE) layouts and encodings come from D24.4; TRCEVENT is the layout of an 8-bit resource
- * event selector (TRCVICTLR.EVENT, TRCTSCTLR.EVENT, each byte of TRCEVENTCTL0R).
+ * TRCACVR<n>, TRCACATR<n>, TRCCIDCVR<n>, TRCVMIDCVR<n>, TRCEXTINSELR<n> and the counters'
+ * TRCCNTRLDVR<n>, TRCCNTCTLR<n>, TRCCNTVR<n>. The trace unit (FEAT_ETE) layouts and encodings
+ * come from D24.4; TRCEVENT is the layout of an 8-bit resource event selector (TRCVICTLR.EVENT,
+ * TRCTSCTLR.EVENT, each byte of TRCEVENTCTL0R, and TRCCNTCTLR<n>.CNTEVENT; TRCCNTCTLR<n>.RLDEVENT
+ * is the same layout 8 bits up).
  */
 #ifndef PMTRACE_PMT_REGS_H
 #define PMTRACE_PMT_REGS_H
@@ -111,6 +113,10 @@ extern "C" {
     X(TRCVISSCTLR, START, 0, 16) X(TRCVISSCTLR, STOP, 16, 16) \
     X(TRCRSCTLR, SELECT, 0, 16) X(TRCRSCTLR, GROUP, 16, 4) X(TRCRSCTLR, INV, 20, 1) \
     X(TRCRSCTLR, PAIRINV, 21, 1) \
+    X(TRCCNTCTLR, CNTEVENT_SEL, 0, 5) X(TRCCNTCTLR, CNTEVENT_TYPE, 7, 1) \
+    X(TRCCNTCTLR, RLDEVENT_SEL, 8, 5) X(TRCCNTCTLR, RLDEVENT_TYPE, 15, 1) \
+    X(TRCCNTCTLR, RLDSELF, 16, 1) X(TRCCNTCTLR, CNTCHAIN, 17, 1) \
+    X(TRCCNTRLDVR, VALUE, 0, 16) X(TRCCNTVR, VALUE, 0, 16) \
     X(TRCACATR, TYPE, 0, 2) X(TRCACATR, CONTEXTTYPE, 2, 2) X(TRCACATR, CONTEXT, 4, 3) \
     X(TRCACATR, EXLEVEL_S, 8, 4) X(TRCACATR, EXLEVEL_NS, 12, 3) X(TRCACATR, EXLEVEL_RL, 16, 3) \
     X(TRCIDR0, RES1, 0, 1) X(TRCIDR0, INSTP0, 1, 2) X(TRCIDR0, TRCDATA, 3, 2) \
@@ -224,6 +230,9 @@ typedef enum pmt_reg_id {
     PMT_REG_TRCCIDCVR,                                 /* TRCCIDCVR<n>, index n = 0..7 */
     PMT_REG_TRCVMIDCVR,                                /* TRCVMIDCVR<n>, index n = 0..7 */
     PMT_REG_TRCEXTINSELR,                              /* TRCEXTINSELR<n>, index n = 0..3 */
+    PMT_REG_TRCCNTRLDVR,                               /* TRCCNTRLDVR<n>, index n = 0..3 */
+    PMT_REG_TRCCNTCTLR,                                /* TRCCNTCTLR<n>, index n = 0..3 */
+    PMT_REG_TRCCNTVR,                                  /* TRCCNTVR<n>, index n = 0..3 */
     PMT_REG_COUNT_
 } pmt_reg_id;
 

@@ -2,9 +2,9 @@
  * ete_filter.c - the trace unit's filtering decisions: whether trace is allowed (TraceAllowed,
  * J1.3.4.42, reusing the Trace Buffer Unit's SelfHostedTraceEnabled and TraceBufferOwner), the
  * TRCVICTLR Exception level filter, the resources (TRCRSCTLR<n>: address, context and virtual
- * context comparators; resources 0 and 1 are FALSE and TRUE), and ViewInst: TRCVICTLR.EVENT,
- * include/exclude ranges (TRCVIIECTLR) and start/stop (TRCVISSCTLR, TRCVICTLR.SSSTATUS), as they
- * apply to the instructions the PE executes.
+ * context comparators, External Inputs, counters at zero; resources 0 and 1 are FALSE and
+ * TRUE), and ViewInst: TRCVICTLR.EVENT, include/exclude ranges (TRCVIIECTLR) and start/stop
+ * (TRCVISSCTLR, TRCVICTLR.SSSTATUS), as they apply to the instructions the PE executes.
  */
 #include "ete_internal.h"
 
@@ -172,6 +172,10 @@ static bool selector_raw(const pmt_pe *pe, unsigned n, uint64_t addr, unsigned e
     bool (*cmp_ctx)(const pmt_pe *, unsigned) = NULL;
     switch ((unsigned)PMT_GET(TRCRSCTLR, GROUP, r)) {
     case ETE_RS_EXTIN: return (sel & extin) != 0;
+    case ETE_RS_COUNTSEQ:
+        /* COUNTERS[m], SELECT bit m: Counter <m> is zero; SEQUENCER[m], bits [7:4]: RES0 (no
+         * Sequencer, TRCIDR5.NUMSEQSTATE 0), as are counters beyond NUMCNTR (write masks). */
+        return (sel & ete_counters_at_zero(pe)) != 0;
     case ETE_RS_SAC:
         for (unsigned i = 0; i < 2 * pe->cfg.ete.num_ac_pairs; i++)
             if ((sel >> i & 1) && sac_match(pe, i, addr))
@@ -190,7 +194,7 @@ static bool selector_raw(const pmt_pe *pe, unsigned n, uint64_t addr, unsigned e
         cmp_ctx = vmid_match;
         count = pe->cfg.ete.num_vmid_comps;
         break;
-    default: return false; /* PE comparators, counters, sequencer, SSCs: none; reserved */
+    default: return false; /* PE comparators, sequencer, SSCs: none; reserved */
     }
     for (unsigned i = 0; i < count; i++)
         if ((sel >> i & 1) && cmp_ctx(pe, i))
@@ -478,8 +482,10 @@ void ete_filter_derive(pmt_pe *pe)
     const bool started = !pe->cfg.ete.num_ac_pairs || PMT_GET(TRCVICTLR, SSSTATUS, t->victlr);
     f->viewinst_traced = f->active && f->viewinst_fixed && f->exlevel_traced && started &&
                          viewinst_event(pe) == 1 && pe->cfg.ete.num_rs_pairs;
-    /* The resource events of TRCEVENTCTL0R and TRCTSCTLR: none selected, none occurs. */
-    f->events = (t->eventctl0r && pe->cfg.ete.num_rs_pairs) || t->tsctlr;
+    /* The resource events of TRCEVENTCTL0R and TRCTSCTLR: none selected, none occurs; and the
+     * counters, which count at the points those are evaluated at (ete_counters.c). */
+    f->counters = ete_counters_live(pe);
+    f->events = (t->eventctl0r && pe->cfg.ete.num_rs_pairs) || t->tsctlr || f->counters;
     f->branch_broadcast = pe->cfg.ete.branch_broadcast && PMT_GET(TRCCONFIGR, BB, t->configr);
     context_now(pe, &f->ctx);
     f->valid = true;

@@ -1,10 +1,10 @@
 /*
  * ete_idr.c - what the trace unit says about itself: TRCIDR0-TRCIDR13, TRCDEVARCH,
  * TRCAUTHSTATUS (D24.4.13, D24.4.26, D24.4.31-D24.4.44). Each value is derived from the config
- * and answers what the model implements: no data trace, no Q elements, no counters, sequencer,
+ * and answers what the model implements: no data trace, no Q elements, no sequencer,
  * single-shot comparators or PE comparator inputs, no stalling, no Instrumentation Trace, no
  * speculation (TRCIDR8.MAXSPEC = 0). External Inputs are PMU events selected by
- * TRCEXTINSELR<n>. docs/trace.md has the table.
+ * TRCEXTINSELR<n>; the Counters are pmt_ete_config.num_counters. docs/trace.md has the table.
  */
 #include "ete_internal.h"
 
@@ -71,7 +71,8 @@ uint64_t ete_idr(const pmt_pe *pe, unsigned n)
                PMT_PUT(TRCIDR4, NUMVMIDC, e->num_vmid_comps);
     case 5:
         /* NUMEXTIN 0x1FF: unified PMU event selection through TRCEXTINSELR<n>. */
-        return PMT_PUT(TRCIDR5, TRACEIDSIZE, e->trace_id ? 7u : 0u) |
+        return PMT_PUT(TRCIDR5, NUMCNTR, e->num_counters) |
+               PMT_PUT(TRCIDR5, TRACEIDSIZE, e->trace_id ? 7u : 0u) |
                PMT_PUT(TRCIDR5, NUMEXTINSEL, e->num_ext_in_sel) |
                PMT_PUT(TRCIDR5, NUMEXTIN, e->num_ext_in_sel ? 0x1FFu : 0u);
     case 6: return PMT_PUT(TRCIDR6, EXLEVEL_RL, ete_exlevel_bits(pe) >> 8 & 0x7);

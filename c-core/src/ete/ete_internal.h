@@ -12,7 +12,7 @@
 enum ete_rs_group {
     ETE_RS_EXTIN = 0,    /* External Input Selectors (TRCEXTINSELR<n>: PMU events) */
     ETE_RS_PECOMP = 1,   /* PE Comparator Inputs (none) */
-    ETE_RS_COUNTSEQ = 2, /* Counters and Sequencer (none) */
+    ETE_RS_COUNTSEQ = 2, /* Counters at zero (SELECT[3:0]) and Sequencer states (none) */
     ETE_RS_SSC = 3,      /* Single-shot Comparator Controls (none) */
     ETE_RS_SAC = 4,      /* Single Address Comparators */
     ETE_RS_ARC = 5,      /* Address Range Comparators */
@@ -89,6 +89,19 @@ bool ete_resource_event(pmt_pe *pe, unsigned selector, uint64_t address, unsigne
 /* The External Input Selectors whose TRCEXTINSELR<m>.evtCount selects PMU event `event` (for
  * the glue delivering PMU events such as PMU_OVFS to the trace unit). */
 unsigned ete_extin_selected(const pmt_pe *pe, uint16_t event);
+
+/* --- ete_counters.c: the Counters (TRCCNTVR<n>, TRCCNTCTLR<n>, TRCCNTRLDVR<n>). --- */
+
+/* Bit n: Counter <n> is zero (the resource TRCRSCTLR group 0b0010 SELECT[n] selects). */
+unsigned ete_counters_at_zero(const pmt_pe *pe);
+/* Some counter can move: one whose CNTEVENT or RLDEVENT selects a resource other than 0
+ * (FALSE). While none can, the counters need no evaluation point. */
+bool ete_counters_live(const pmt_pe *pe);
+/* One evaluation point of the resource events, at the instruction at `addr` with the External
+ * Inputs `extin` active (as ete_resource_event): each counter's CNTEVENT and RLDEVENT are
+ * evaluated with the counters as they are, then the counters decrement or reload. The caller
+ * evaluates the other resource events of the point (TRCTSCTLR, TRCEVENTCTL0R) before. */
+void ete_counters_step(pmt_pe *pe, uint64_t addr, unsigned extin);
 
 /* Branch broadcasting applies to the branch instruction at `address` (TRCCONFIGR.BB with
  * TRCBBCTLR's Address Range Comparators, D24.4.15). */

@@ -15,7 +15,7 @@
 bool ete_owns(pmt_reg_id id)
 {
     return (id >= PMT_REG_TRCPRGCTLR && id <= PMT_REG_TRCAUTHSTATUS) ||
-           (id >= PMT_REG_TRCRSCTLR && id <= PMT_REG_TRCEXTINSELR);
+           (id >= PMT_REG_TRCRSCTLR && id <= PMT_REG_TRCCNTVR);
 }
 
 bool ete_enabled(const pmt_pe *pe)
@@ -88,6 +88,9 @@ static bool present(const pmt_pe *pe, pmt_reg_ref reg)
     case PMT_REG_TRCSTALLCTLR:           /* TRCIDR3.STALLCTL = 0 */
     case PMT_REG_TRCQCTLR: return false; /* TRCIDR0.QFILT = 0 */
     case PMT_REG_TRCEXTINSELR: return reg.index < e->num_ext_in_sel;
+    case PMT_REG_TRCCNTRLDVR: /* UInt(TRCIDR5.NUMCNTR) > n (D24.4.22 to D24.4.24) */
+    case PMT_REG_TRCCNTCTLR:
+    case PMT_REG_TRCCNTVR: return reg.index < e->num_counters;
     case PMT_REG_TRCCIDCCTLR0: return e->num_cid_comps > 0;
     case PMT_REG_TRCCIDCCTLR1: return e->num_cid_comps > 4;
     case PMT_REG_TRCVMIDCCTLR0: return vmidc > 0;
@@ -200,8 +203,19 @@ static uint64_t rs_select_mask(const pmt_pe *pe, unsigned group)
     case ETE_RS_CID: return (UINT64_C(1) << e->num_cid_comps) - 1;
     case ETE_RS_VMID: return pe->cfg.have_el2 ? (UINT64_C(1) << e->num_vmid_comps) - 1 : 0;
     case ETE_RS_EXTIN: return (UINT64_C(1) << e->num_ext_in_sel) - 1;
-    default: return 0; /* no PE comparators, counters, sequencer, SSCs */
+    case ETE_RS_COUNTSEQ: /* COUNTERS[m] for m < NUMCNTR; SEQUENCER[m] RES0 (NUMSEQSTATE 0) */
+        return (UINT64_C(1) << e->num_counters) - 1;
+    default: return 0; /* no PE comparators, sequencer, SSCs */
     }
+}
+
+/* TRCCNTCTLR<n> (D24.4.22): CNTEVENT and RLDEVENT ({TYPE, SEL[4:0]} each), RLDSELF, and
+ * CNTCHAIN for odd n (RES0 for even n). */
+static uint64_t cntctlr_mask(unsigned n)
+{
+    return PMT_MASK(TRCCNTCTLR, CNTEVENT_SEL) | PMT_MASK(TRCCNTCTLR, CNTEVENT_TYPE) |
+           PMT_MASK(TRCCNTCTLR, RLDEVENT_SEL) | PMT_MASK(TRCCNTCTLR, RLDEVENT_TYPE) |
+           PMT_MASK(TRCCNTCTLR, RLDSELF) | (n % 2 ? PMT_MASK(TRCCNTCTLR, CNTCHAIN) : 0);
 }
 
 /* Per comparator, the bytes of the 32-bit value a mask bit can ignore (COMP<n>[3:0]). */
@@ -270,6 +284,11 @@ static uint64_t read_value(const pmt_pe *pe, pmt_reg_ref reg)
     case PMT_REG_TRCCIDCVR: return t->cidcvr[n & 7];
     case PMT_REG_TRCVMIDCVR: return t->vmidcvr[n & 7];
     case PMT_REG_TRCEXTINSELR: return t->extinselr[n & 3];
+    case PMT_REG_TRCCNTRLDVR: return t->cntrldvr[n & 3];
+    case PMT_REG_TRCCNTCTLR: return t->cntctlr[n & 3];
+    /* The counter's value, also while the unit is enabled (where a read "might return an
+     * UNKNOWN value": the model's is the value, docs/choices.md). */
+    case PMT_REG_TRCCNTVR: return t->cntvr[n & 3];
     case PMT_REG_TRCOSLSR:
         /* OSLM = 0b100: no Trace OS Lock, the PE OS Lock controls the unit; OSLK its state. */
         return PMT_PUT(TRCOSLSR, OSLM, 2) | PMT_PUT(TRCOSLSR, OSLK, pe->st.pe.os_lock);
@@ -381,6 +400,9 @@ static void write_value(pmt_pe *pe, pmt_reg_ref reg, uint64_t v)
                       ((UINT64_C(1) << e->num_ext_in_sel) - 1));
         break;
     case PMT_REG_TRCEXTINSELR: t->extinselr[n & 3] = v & PMT_MASK(TRCEXTINSELR, evtCount); break;
+    case PMT_REG_TRCCNTRLDVR: t->cntrldvr[n & 3] = v & PMT_MASK(TRCCNTRLDVR, VALUE); break;
+    case PMT_REG_TRCCNTCTLR: t->cntctlr[n & 3] = v & cntctlr_mask(n & 3); break;
+    case PMT_REG_TRCCNTVR: t->cntvr[n & 3] = v & PMT_MASK(TRCCNTVR, VALUE); break;
     case PMT_REG_TRCBBCTLR:
         t->bbctlr = v & (PMT_MASK(TRCBBCTLR, MODE) | ((UINT64_C(1) << e->num_ac_pairs) - 1));
         if (PMT_GET(TRCBBCTLR, MODE, t->bbctlr) && !PMT_GET(TRCBBCTLR, RANGE, t->bbctlr))
@@ -457,5 +479,7 @@ const char *ete_config_error(const pmt_pe_config *c)
         return "ete.num_vmid_comps must be 0 without EL2 (TRCIDR4.NUMVMIDC)";
     if (e->num_ext_in_sel && !e->num_rs_pairs)
         return "ete.num_ext_in_sel needs resource selectors (External Inputs are resources)";
+    if (e->num_counters && !e->num_rs_pairs) /* TRCIDR5.NUMCNTR is 0 when NUMRSPAIR is 0 */
+        return "ete.num_counters needs resource selectors (TRCIDR5.NUMCNTR)";
     return NULL;
 }

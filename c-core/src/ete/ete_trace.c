@@ -6,7 +6,8 @@
  * the unit is disabled (TRCSTATR.IDLE), Timestamp elements (TRCCONFIGR.TS, TRCTSCTLR), and the
  * ETEEvents (TRCEVENTCTL0R): Event elements (TRCEVENTCTL1R.INSTEN) and, for ETEEvent 0, the
  * Detected Trigger of the Trace Buffer Unit, and cycle counting (TRCCONFIGR.CCI, TRCCCCTLR):
- * Cycle Count elements, and the cycle count of each Timestamp element.
+ * Cycle Count elements, and the cycle count of each Timestamp element. The Counters
+ * (ete_counters.c) count at the points the resource events are evaluated at (events()).
  *
  * The encoder's state is in pe->st.etr (saved with the rest); the bytes of one report gather in
  * a sink on the stack and go to the Trace Buffer Unit, which accepts everything (it never applies
@@ -316,14 +317,19 @@ static bool timestamp_event(pmt_pe *pe, uint64_t addr, unsigned extin)
            ete_resource_event(pe, (unsigned)pe->st.ete.tsctlr, addr, extin);
 }
 
-/* The ETEEvents at the instruction at addr (with the External Inputs `extin` active): Event
- * elements for those TRCEVENTCTL1R.INSTEN enables, the Detected Trigger for ETEEvent 0 (the
- * model's reading, docs/trace.md), and a Timestamp when TRCTSCTLR's event occurs. */
+/* An evaluation point of the resource events, at the instruction at addr (with the External
+ * Inputs `extin` active): the ETEEvents, with Event elements for those TRCEVENTCTL1R.INSTEN
+ * enables and the Detected Trigger for ETEEvent 0 (the model's reading, docs/trace.md), and a
+ * Timestamp when TRCTSCTLR's event occurs; all evaluated with the counters as they are, which
+ * then count (ete_counters_step). */
 static void events(ete_out *o, uint64_t addr, unsigned extin)
 {
     pmt_pe *pe = o->pe;
     struct pmt_ete_trace *t = &pe->st.etr;
     const unsigned occurred = occurred_events(pe, addr, extin);
+    const bool ts = timestamp_event(pe, addr, extin);
+    if (ete_filter_now(pe)->counters)
+        ete_counters_step(pe, addr, extin);
     const unsigned traced =
         occurred & (unsigned)PMT_GET(TRCEVENTCTL1R, INSTEN, pe->st.ete.eventctl1r);
     if (traced && t->enc.on)
@@ -334,16 +340,18 @@ static void events(ete_out *o, uint64_t addr, unsigned extin)
         if (pe->cfg.trbe.feat_trbe)
             (void)pmt_trbe_detected_trigger(pe);
     }
-    if (t->enc.on && timestamp_event(pe, addr, extin))
+    if (ts && t->enc.on)
         timestamp(o);
 }
 
-/* Does an ETEEvent or TRCTSCTLR's event occur at the P0 element at addr? The resources answer
- * the same for every run of a repeated range (one address, one PE state). */
+/* Does an ETEEvent or TRCTSCTLR's event occur at the P0 element at addr, or may a counter
+ * move there? Without counters the resources answer the same for every run of a repeated range
+ * (one address, one PE state); a counter may change their answer from one run to the next. */
 static bool events_at(pmt_pe *pe, uint64_t addr)
 {
-    return ete_filter_now(pe)->events &&
-           (occurred_events(pe, addr, 0) || timestamp_event(pe, addr, 0));
+    const struct ete_filter_cache *f = ete_filter_now(pe);
+    return f->events &&
+           (f->counters || occurred_events(pe, addr, 0) || timestamp_event(pe, addr, 0));
 }
 
 /* --- Trace on, off, exceptions --- */
@@ -736,7 +744,8 @@ pmt_status pmt_ete_report_range(pmt_pe *pe, const pmt_ete_range *r)
         /* Start and stop points may change the answer from one run of the loop to the next. A
          * resource event at the loop's P0 element occurs at each run (D24.4.28, TRCEVENTCTL0R:
          * "When any of the selected resource events occurs ... Event element n is generated"):
-         * an Event element after each run's atom, the Detected Trigger after the first. */
+         * an Event element after each run's atom, the Detected Trigger after the first. The
+         * counters count at each run, and their resources may answer differently at the next. */
         pmt_ete_range once = *r;
         once.count = 1;
         for (uint64_t n = 0; n < r->count; n++) {

@@ -52,6 +52,7 @@ static const struct pe_field config_fields[] = {
     F(ete.feat_ete), R(ete.num_ac_pairs, 0, PMT_ETE_MAX_AC_PAIRS),
     R(ete.num_cid_comps, 0, PMT_ETE_MAX_CTX_COMPS), R(ete.num_vmid_comps, 0, PMT_ETE_MAX_CTX_COMPS),
     R(ete.num_rs_pairs, 0, PMT_ETE_MAX_RS_PAIRS), R(ete.num_ext_in_sel, 0, PMT_ETE_MAX_EXT_IN_SEL),
+    R(ete.num_counters, 0, PMT_ETE_MAX_COUNTERS),
     F(ete.wfx_p0), R(ete.ccitmin, 1, 0xFFF), R(ete.cc_size, 0, 8),
     F(ete.timestamps), F(ete.return_stack), F(ete.branch_broadcast), F(ete.fixed_sync_period),
     R(ete.sync_period, 8, 20), F(ete.trace_id), R(ete.num_claim_tags, 0, PMT_ETE_MAX_CLAIM_TAGS),

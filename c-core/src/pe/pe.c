@@ -54,6 +54,7 @@ pmt_pe_config pmt_pe_config_default(void)
     c.ete.num_vmid_comps = 1;
     c.ete.num_rs_pairs = 8;
     c.ete.num_ext_in_sel = 4;
+    c.ete.num_counters = 2;
     c.ete.wfx_p0 = true;
     c.ete.ccitmin = 4;
     c.ete.timestamps = true;

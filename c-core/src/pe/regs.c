@@ -46,6 +46,9 @@ static const struct {
                              [PMT_REG_TRCCIDCVR] = {"TRCCIDCVR<n>", {2, 1, 3, 0, 0}},
                              [PMT_REG_TRCVMIDCVR] = {"TRCVMIDCVR<n>", {2, 1, 3, 0, 1}},
                              [PMT_REG_TRCEXTINSELR] = {"TRCEXTINSELR<n>", {2, 1, 0, 8, 4}},
+                             [PMT_REG_TRCCNTRLDVR] = {"TRCCNTRLDVR<n>", {2, 1, 0, 0, 5}},
+                             [PMT_REG_TRCCNTCTLR] = {"TRCCNTCTLR<n>", {2, 1, 0, 4, 5}},
+                             [PMT_REG_TRCCNTVR] = {"TRCCNTVR<n>", {2, 1, 0, 8, 5}},
                              PMT_SYSREG_LIST(PMT_REG_ENTRY_)};
 #undef PMT_REG_ENTRY_
 
@@ -60,7 +63,7 @@ enum index_layout {
     IDX_RSCTLR,  /* CRm = n[3:0], op2 = n[4] (n = 0..31) */
     IDX_AC,      /* CRm = n[2:0]:0, op2 = base | n[3] (n = 0..15) */
     IDX_CC,      /* CRm = n[2:0]:0 (n = 0..7) */
-    IDX_EXTINSEL /* CRm = base | n[1:0] (n = 0..3) */
+    IDX_CRM_LOW2 /* CRm = base | n[1:0] (n = 0..3): TRCEXTINSELR<n>, TRCCNT*<n> */
 };
 
 /* The register families. For the PMU families index 31 is another register (PMCCFILTR_EL0,
@@ -78,7 +81,10 @@ static const struct {
     {PMT_REG_TRCACATR, PMT_REG_NONE, IDX_AC, "TRCACATR", ""},
     {PMT_REG_TRCCIDCVR, PMT_REG_NONE, IDX_CC, "TRCCIDCVR", ""},
     {PMT_REG_TRCVMIDCVR, PMT_REG_NONE, IDX_CC, "TRCVMIDCVR", ""},
-    {PMT_REG_TRCEXTINSELR, PMT_REG_NONE, IDX_EXTINSEL, "TRCEXTINSELR", ""},
+    {PMT_REG_TRCEXTINSELR, PMT_REG_NONE, IDX_CRM_LOW2, "TRCEXTINSELR", ""},
+    {PMT_REG_TRCCNTRLDVR, PMT_REG_NONE, IDX_CRM_LOW2, "TRCCNTRLDVR", ""},
+    {PMT_REG_TRCCNTCTLR, PMT_REG_NONE, IDX_CRM_LOW2, "TRCCNTCTLR", ""},
+    {PMT_REG_TRCCNTVR, PMT_REG_NONE, IDX_CRM_LOW2, "TRCCNTVR", ""},
 };
 #define NUM_FAMILIES (sizeof families / sizeof families[0])
 
@@ -111,7 +117,7 @@ static pmt_sysreg family_encode(unsigned f, unsigned n)
         e.op2 = (uint8_t)(e.op2 | n >> 3);
         break;
     case IDX_CC: e.crm = (uint8_t)((n & 7) << 1); break;
-    case IDX_EXTINSEL: e.crm = (uint8_t)(e.crm | (n & 3)); break;
+    case IDX_CRM_LOW2: e.crm = (uint8_t)(e.crm | (n & 3)); break;
     }
     return e;
 }
@@ -143,7 +149,7 @@ static bool family_decode(unsigned f, pmt_sysreg enc, unsigned *n)
             return false;
         *n = enc.crm >> 1;
         return true;
-    case IDX_EXTINSEL:
+    case IDX_CRM_LOW2:
         if ((enc.crm & ~3u) != base.crm || enc.op2 != base.op2)
             return false;
         *n = enc.crm & 3;
@@ -245,6 +251,9 @@ static const char *layout_of(pmt_reg_id id)
     case PMT_REG_TRCRSCTLR: return "TRCRSCTLR";
     case PMT_REG_TRCACATR: return "TRCACATR";
     case PMT_REG_TRCEXTINSELR: return "TRCEXTINSELR";
+    case PMT_REG_TRCCNTRLDVR: return "TRCCNTRLDVR";
+    case PMT_REG_TRCCNTCTLR: return "TRCCNTCTLR";
+    case PMT_REG_TRCCNTVR: return "TRCCNTVR";
     case PMT_REG_TRCIDR0: return "TRCIDR0";
     case PMT_REG_TRCIDR1: return "TRCIDR1";
     case PMT_REG_TRCIDR2: return "TRCIDR2";

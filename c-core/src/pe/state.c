@@ -22,8 +22,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* "PMT6": the layout of a blob (this description); the number goes up when it changes. */
-#define PMT_STATE_MAGIC    0x504D5436u
+/* "PMT7": the layout of a blob (this description); the number goes up when it changes. */
+#define PMT_STATE_MAGIC    0x504D5437u
 #define STATE_HEADER_BYTES 8u /* magic, size: uint32_t each */
 #define S                  struct pmt_pe_arch
 #define F(m)               PE_FIELD(S, m)
@@ -72,7 +72,9 @@ static const struct pe_field state_fields[] = {
     F(ete.tsctlr), F(ete.syncpr), F(ete.ccctlr), F(ete.traceidr), F(ete.rsr), F(ete.bbctlr),
     A(ete.extinselr), F(ete.victlr), F(ete.viiectlr), F(ete.vissctlr), A(ete.cidcctlr),
     A(ete.vmidcctlr), F(ete.claim), A(ete.rsctlr), A(ete.acvr), A(ete.acatr), A(ete.cidcvr),
-    A(ete.vmidcvr), F(ete.contextidr_el1), F(ete.contextidr_el2), F(ete.enabled),
+    A(ete.vmidcvr), AR(ete.cntrldvr, 0, 0xFFFF), A(ete.cntctlr),
+    AR(ete.cntvr, 0, 0xFFFF), /* the counters: 16 bits */
+    F(ete.contextidr_el1), F(ete.contextidr_el2), F(ete.enabled),
     /* The trace unit's trace generation, and its packet encoder (pmt_ete_pkt_encoder). */
     F(etr.enc.config.cci), F(etr.enc.config.cid), F(etr.enc.config.vmid), F(etr.enc.config.ts),
     F(etr.enc.config.rs), F(etr.enc.config.vmidopt), F(etr.enc.config.sync_period),

@@ -408,6 +408,41 @@ TEST(A64Ete, TimestampsAreTheGenericCounter)
     expect_same(c, whole_window(c));
 }
 
+// perf's default timestamps (cs_etm/timestamp/), programmed as Linux 6.1's
+// etm4_config_timestamp_event does: Counter 0 from 1, reloading 1 in Self-reload mode on resource
+// 1 (TRUE), and TRCTSCTLR on "Counter 0 is zero". The counter counts at each traced P0 element
+// and is at zero at every second one, where a Timestamp follows (docs/choices.md, "Counters"):
+// with the one every Trace Info has, the capture holds one Timestamp per A-Sync and one per two
+// P0 elements, each between the counter values read before the enable and after the disable.
+// The instructions are the same as without timestamps; the counter read back after the disable
+// is 1 after an even number of P0 elements, 0 after an odd one.
+TEST(A64Ete, LinuxTimestampCounterGivesATimestampAtEverySecondP0Element)
+{
+    const capture c = run_capture("ete_capture_ts_cntr");
+    expect_same(c, whole_window(c));
+    // Every decoded range ends with a P0 element but the two before the SVCs' Exception
+    // elements (an SVC alone after a branch: a range ending at its preferred return address).
+    ASSERT_EQ(c.decoded.exceptions.size(), 2u);
+    for (const trace_exception_element &e : c.decoded.exceptions) {
+        ASSERT_GT(e.after_ranges, 0u);
+        const instruction_range &before = c.decoded.ranges[e.after_ranges - 1];
+        EXPECT_EQ(before.end - before.start, 4u) << before;
+    }
+    const size_t p0 = c.decoded.ranges.size() - c.decoded.exceptions.size();
+    ASSERT_GT(p0, 20000u);
+    EXPECT_GT(c.decoded.async_packets, 2u);
+    const std::vector<uint64_t> &ts = c.decoded.timestamps;
+    EXPECT_EQ(ts.size(), c.decoded.async_packets + p0 / 2);
+    for (size_t i = 0; i < ts.size(); i++) {
+        EXPECT_GE(ts[i], c.r.x[26]) << i;
+        EXPECT_LE(ts[i], c.r.x[27]) << i;
+        if (i) {
+            EXPECT_GE(ts[i], ts[i - 1]) << i;
+        }
+    }
+    EXPECT_EQ(c.r.x[19], p0 % 2 ? 0u : 1u); // TRCCNTVR0
+}
+
 // Fill mode, a 4 KiB buffer and about 17 KiB of trace: the buffer full management event stops
 // collection (TRBSR_EL1.S, WRAP; TRBPTR_EL1 back at the base): the capture is the beginning of
 // the window, exactly.
