@@ -21,6 +21,11 @@ echo "guest: cs_etm user"
 perf record -q -e cs_etm/@trbe0/u --per-thread -o /tmp/cs_user.data -- /trace_loop 2>&1
 perf script -i /tmp/cs_user.data --itrace=b -F ip,addr,sym 2>&1 | sort | uniq -c |
   sort -rn | head -3 | sed 's/^/guest: branches /'
+echo "guest: cs_etm timestamp"
+perf record -q -e cs_etm/timestamp/u -o /tmp/cs_ts.data -- /trace_loop 2>&1
+perf script -i /tmp/cs_ts.data --itrace=b -F ip,addr,sym 2>&1 | sort | uniq -c |
+  sort -rn | head -1 | sed 's/^/guest: timestamp branches /'
+echo "guest: timestamps $(perf report -i /tmp/cs_ts.data -D 2>&1 | grep -c I_TIMESTAMP)"
 echo "guest: cs_etm kernel"
 perf record -q --kcore -e cs_etm/@trbe0/k --per-thread -o /tmp/cs_kernel -- /trace_loop 2>&1
 perf report -i /tmp/cs_kernel --stdio --sort sym 2>&1 |

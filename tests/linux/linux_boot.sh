@@ -53,6 +53,12 @@ check "perf record's samples named" "^ +[0-9.]+% +\[\.\] count_loop"
 end='[[:space:]]*$' # the console's lines end in CR LF
 check "cs_etm//u: the loop's taken branches, exactly" \
   "^guest: branches +9999 +[0-9a-f]+ count_loop => +[0-9a-f]+ count_loop$end"
+# cs_etm/timestamp/u (per CPU, as perf records by default): the same branches, and Timestamps
+# from Linux's counter (reload value 1: one per two P0 elements, about 10000 / 2, and one after
+# each Trace Info).
+check "cs_etm/timestamp/u: the loop's taken branches, exactly" \
+  "^guest: timestamp branches +9999 +[0-9a-f]+ count_loop => +[0-9a-f]+ count_loop$end"
+check "cs_etm/timestamp/u: a Timestamp every second P0 element" "^guest: timestamps 50[0-9][0-9]$end"
 # cs_etm//k: the kernel's trace decodes into the exit system call's path.
 check "cs_etm//k: el0_svc decoded" "^guest: kernel .*\[k\] el0_svc$end"
 check "cs_etm//k: invoke_syscall decoded" "^guest: kernel .*\[k\] invoke_syscall$end"
