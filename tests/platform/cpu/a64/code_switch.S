@@ -41,17 +41,7 @@ _start:
     ldr x1, =0x40103000
     ldr x0, =0x40600701
     str x0, [x1, #16]
-    mov x0, #0xFF
-    msr mair_el1, x0
-    ldr x0, =0x2B5193519
-    msr tcr_el1, x0
-    ldr x0, =0x40100000          // A, ASID 0
-    msr ttbr0_el1, x0
-    isb
-    mrs x0, sctlr_el1
-    orr x0, x0, #1
-    msr sctlr_el1, x0
-    isb
+    mmu_on_el1 0x40100000          // ASID 0
     ldr x0, =0x40800000          // a stack in RAM
     mov sp, x0
     mov x0, #0x06                // LD_RETIRED

@@ -36,20 +36,7 @@ zva_mmu_off:
     ldr x1, =0x40101000
     ldr x0, =0x40000701
     str x0, [x1, #8]
-    mov x0, #0xFF
-    msr mair_el1, x0
-    ldr x0, =0x2B5193519
-    msr tcr_el1, x0
-    ldr x0, =0x40100000
-    msr ttbr0_el1, x0
-    ldr x0, =0x40101000
-    msr ttbr1_el1, x0
-    isb
-    mrs x0, sctlr_el1
-    orr x0, x0, #1              // M
-    orr x0, x0, #(1 << 14)      // DZE: EL0 may use DC ZVA
-    msr sctlr_el1, x0
-    isb
+    mmu_on_el1 0x40100000, 0x40101000, dze=1
     ldr x1, =0x40201000 + HI + 0x80
     dc zva, x1                  // 0x40201080..0x402010BF
     ldr x1, =0x09000000         // the PL011 (Device)

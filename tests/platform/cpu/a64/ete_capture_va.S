@@ -38,19 +38,7 @@
 #endif
     ldr x0, =THIRD
     str x0, [x1, #16]
-    mov x0, #0xFF               // MAIR_EL1: Attr0 Normal write-back, Attr1 Device-nGnRnE
-    msr mair_el1, x0
-    ldr x0, =0x2B5193519        // TCR_EL1: T0SZ/T1SZ 25, WB, inner, TG0/TG1 4K, IPS 40 bits
-    msr tcr_el1, x0
-    ldr x0, =0x40300000
-    msr ttbr0_el1, x0
-    ldr x0, =0x40301000
-    msr ttbr1_el1, x0
-    isb
-    mrs x0, sctlr_el1
-    orr x0, x0, #1              // M
-    msr sctlr_el1, x0
-    isb
+    mmu_on_el1 0x40300000, 0x40301000
 .endm
 #define PROLOGUE mmu_high_buffer
 #include "ete_capture.inc"

@@ -38,17 +38,7 @@ _start:
     str x0, [x1, #16]
     ldr x0, =0x40203783         // page, AF, AP[2] = 1: read-only
     str x0, [x1, #24]
-    mov x0, #0xFF               // MAIR_EL1: Attr0 Normal write-back, Attr1 Device-nGnRnE
-    msr mair_el1, x0
-    ldr x0, =0x200803519        // TCR_EL1: T0SZ 25, IRGN0/ORGN0 WB, SH0 inner, TG0 4K, EPD1, IPS 40 bits
-    msr tcr_el1, x0
-    ldr x0, =0x40100000
-    msr ttbr0_el1, x0
-    isb
-    mrs x0, sctlr_el1
-    orr x0, x0, #1              // M
-    msr sctlr_el1, x0
-    isb
+    mmu_on_el1 0x40100000, , 0x200803519 // TCR_EL1: T0SZ 25, WB, inner, TG0 4K, EPD1, IPS 40 bits
     ldr x2, =0x40200000         // a mapped page works
     str x2, [x2]
     ldr x3, [x2]
