@@ -45,6 +45,39 @@ class EteTest : public PeTest
         state([&](pmt_pe_state &s) { s.os_lock = locked; });
     }
 
+    // The accessibility every trace register shares, row by row: UNDEFINED at EL0, CPACR_EL1.TTA
+    // traps EL1 to EL1 (not EL2), CPTR_EL2.TTA EL1 and EL2 to EL2 (not EL3), CPTR_EL3.TTA every
+    // EL above 0 to EL3. check(expected, el) runs at each row, with the PE at `el` and the trap
+    // controls of the row.
+    void for_each_trace_access_row(const std::function<void(pmt_access, unsigned)> &check)
+    {
+        static const struct {
+            unsigned el;
+            bool cpacr_tta, cptr_el2_tta, cptr_el3_tta;
+            pmt_access access;
+        } rows[] = {
+            {0, false, false, false, PMT_ACCESS_UNDEFINED},
+            {1, false, false, false, PMT_ACCESS_OK},
+            {1, true, false, false, PMT_ACCESS_TRAP_EL1},
+            {1, false, true, false, PMT_ACCESS_TRAP_EL2},
+            {1, false, false, true, PMT_ACCESS_TRAP_EL3},
+            {2, false, false, false, PMT_ACCESS_OK},
+            {2, true, false, false, PMT_ACCESS_OK},
+            {2, false, true, false, PMT_ACCESS_TRAP_EL2},
+            {3, false, true, false, PMT_ACCESS_OK},
+            {3, false, false, true, PMT_ACCESS_TRAP_EL3},
+        };
+        for (const auto &row : rows) {
+            at(row.el);
+            state([&](pmt_pe_state &s) {
+                s.cpacr_tta = row.cpacr_tta;
+                s.cptr_el2_tta = row.cptr_el2_tta;
+                s.cptr_el3_tta = row.cptr_el3_tta;
+            });
+            check(row.access, row.el);
+        }
+    }
+
     // Self-hosted trace allowed at Non-secure EL0..EL2 (TRFCR_EL1.{E0TRE, E1TRE},
     // TRFCR_EL2.{E0HTRE, E2TRE}); written from EL2.
     void allow_trace()

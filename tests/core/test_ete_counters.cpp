@@ -111,38 +111,18 @@ TEST_F(EteCounters, DefaultIsTwoCounters)
     EXPECT_EQ(rd(PMT_REG_TRCIDR5) >> 25 & 7, 0u); // NUMSEQSTATE: no Sequencer
 }
 
-// The accessibility pseudocode of the three registers is every trace register's: UNDEFINED at
-// EL0, CPACR_EL1.TTA traps EL1 to EL1, CPTR_EL2.TTA EL1 and EL2 to EL2, CPTR_EL3.TTA to EL3.
+// The accessibility pseudocode of the three registers is every trace register's
+// (for_each_trace_access_row).
 TEST_F(EteCounters, D24_4_22_AccessIsTheTraceRegistersAccess)
 {
     make_ete();
-    struct Row {
-        unsigned el;
-        bool cpacr_tta, cptr_el2_tta, cptr_el3_tta;
-        pmt_access access;
-    } rows[] = {
-        {0, false, false, false, PMT_ACCESS_UNDEFINED},
-        {1, false, false, false, PMT_ACCESS_OK},
-        {1, true, false, false, PMT_ACCESS_TRAP_EL1},
-        {1, false, true, false, PMT_ACCESS_TRAP_EL2},
-        {1, false, false, true, PMT_ACCESS_TRAP_EL3},
-        {2, true, false, false, PMT_ACCESS_OK},
-        {2, false, true, false, PMT_ACCESS_TRAP_EL2},
-        {3, false, false, true, PMT_ACCESS_TRAP_EL3},
-    };
-    for (const Row &row : rows) {
-        at(row.el);
-        state([&](pmt_pe_state &s) {
-            s.cpacr_tta = row.cpacr_tta;
-            s.cptr_el2_tta = row.cptr_el2_tta;
-            s.cptr_el3_tta = row.cptr_el3_tta;
-        });
+    for_each_trace_access_row([&](pmt_access access, unsigned el) {
         for (pmt_reg_id id : {PMT_REG_TRCCNTRLDVR, PMT_REG_TRCCNTCTLR, PMT_REG_TRCCNTVR}) {
             uint64_t v = 0;
-            EXPECT_EQ(read(id, &v, 1), row.access) << pmt_reg_name(id) << " EL" << row.el;
-            EXPECT_EQ(write(id, 1, 1), row.access) << pmt_reg_name(id) << " EL" << row.el;
+            EXPECT_EQ(read(id, &v, 1), access) << pmt_reg_name(id) << " EL" << el;
+            EXPECT_EQ(write(id, 1, 1), access) << pmt_reg_name(id) << " EL" << el;
         }
-    }
+    });
 }
 
 // --- Fields ---

@@ -528,33 +528,11 @@ TEST_F(Ete, D24_4_16_TrcccctlrAccessibility)
     EXPECT_EQ(enc.crn, 0u);
     EXPECT_EQ(enc.crm, 14u);
     EXPECT_EQ(enc.op2, 0u);
-    struct Row {
-        unsigned el;
-        bool cpacr_tta, cptr_el2_tta, cptr_el3_tta;
-        pmt_access access;
-    } rows[] = {
-        {0, false, false, false, PMT_ACCESS_UNDEFINED},
-        {1, false, false, false, PMT_ACCESS_OK},
-        {1, true, false, false, PMT_ACCESS_TRAP_EL1},
-        {1, false, true, false, PMT_ACCESS_TRAP_EL2},
-        {1, false, false, true, PMT_ACCESS_TRAP_EL3},
-        {2, false, false, false, PMT_ACCESS_OK},
-        {2, true, false, false, PMT_ACCESS_OK}, // CPACR_EL1 does not trap EL2
-        {2, false, true, false, PMT_ACCESS_TRAP_EL2},
-        {3, false, true, false, PMT_ACCESS_OK},
-        {3, false, false, true, PMT_ACCESS_TRAP_EL3},
-    };
-    for (const Row &row : rows) {
-        at(row.el);
-        state([&](pmt_pe_state &s) {
-            s.cpacr_tta = row.cpacr_tta;
-            s.cptr_el2_tta = row.cptr_el2_tta;
-            s.cptr_el3_tta = row.cptr_el3_tta;
-        });
+    for_each_trace_access_row([&](pmt_access access, unsigned el) {
         uint64_t v = 0;
-        EXPECT_EQ(pmt_pe_sysreg_read(pe, enc, &v), row.access) << "EL" << row.el;
-        EXPECT_EQ(pmt_pe_sysreg_write(pe, enc, 0x100), row.access) << "EL" << row.el;
-    }
+        EXPECT_EQ(pmt_pe_sysreg_read(pe, enc, &v), access) << "EL" << el;
+        EXPECT_EQ(pmt_pe_sysreg_write(pe, enc, 0x100), access) << "EL" << el;
+    });
 }
 
 // D24.4.16: a THRESHOLD below TRCIDR3.CCITMIN, and 0 with TRCCONFIGR.CCI, are CONSTRAINED
