@@ -551,7 +551,7 @@ capture run_capture_va(const std::string &program)
 // mapped out of physical order (as Linux's perf AUX buffer is), the bytes at the pages' physical
 // addresses, in virtual order, decode into exactly what the CPU executed. The capture crosses
 // into the second page; the third page's physical address is untouched.
-TEST(A64Ete, TheBufferIsTranslatedByTheOwningRegimesStage1)
+TEST(A64Ete, RJTVDD_TheBufferIsTranslatedByTheOwningRegimesStage1)
 {
     const capture c = run_capture_va("ete_capture_va");
     EXPECT_EQ(c.r.x[24], 0u); // TRBSR_EL1: no event, no fault
@@ -564,11 +564,11 @@ TEST(A64Ete, TheBufferIsTranslatedByTheOwningRegimesStage1)
 }
 
 // A page of the buffer whose stage 1 descriptor refuses the unit's write: the write takes the
-// stage 1 fault at level 3 (D6.5.4: a Translation fault for an invalid descriptor, a Permission
-// fault for a read-only page, the unit's write being a privileged write, an Access flag fault
-// with the flag 0 and TCR_EL1.HA 0), which DebugWriteFault records (TRBSR_EL1 IRQ, S, EC 0x24,
-// MSS.FSC) and which stops collection with TRBPTR_EL1 at the page; the two pages before it hold
-// the beginning of the window, exactly.
+// stage 1 fault at level 3 (D6.5.4 RQKLXR: a Translation fault for an invalid descriptor, a
+// Permission fault for a read-only page, the unit's write being a privileged write, an Access flag
+// fault with the flag 0 and TCR_EL1.HA 0), which DebugWriteFault records (TRBSR_EL1 IRQ, S, EC
+// 0x24, MSS.FSC) and which stops collection with TRBPTR_EL1 at the page; the two pages before it
+// hold the beginning of the window, exactly.
 struct stage1_fault_case {
     const char *program;
     uint64_t fsc;
@@ -583,7 +583,7 @@ class A64EteStage1Fault : public ::testing::TestWithParam<stage1_fault_case>
 {
 };
 
-TEST_P(A64EteStage1Fault, StopsTheCaptureAtThePage)
+TEST_P(A64EteStage1Fault, RQKLXR_StopsTheCaptureAtThePage)
 {
     const capture c = run_capture_va(GetParam().program);
     EXPECT_EQ(c.r.x[24], trbsr_irq | trbsr_s | trbsr_ec(0x24) | GetParam().fsc);
