@@ -217,6 +217,14 @@ pmt_pe_state pe_model::pe_state() const
     return pmt_pe_get_state(pe_);
 }
 
+pmt_status pe_model::context_sync(const sc_core::sc_time &offset)
+{
+    advance(offset);
+    pmt_status status = pmt_pe_context_sync(pe_);
+    rearm();
+    return status;
+}
+
 // --- sync_profiling_if ---
 
 bool pe_model::sync_exception_due() const

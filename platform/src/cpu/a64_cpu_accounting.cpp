@@ -59,8 +59,8 @@ const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
     b.insns = size / 4;
     if (b.classes & A64_STORE_EXCLUSIVE)
         b.exclusive_cut = exclusive_cut(address, size);
-    b.plain =
-        !(b.classes & (A64_TSB | A64_STORE_EXCLUSIVE)) && !(b.last_class & (A64_ERET | A64_PSTATE));
+    b.plain = !(b.classes & (A64_TSB | A64_STORE_EXCLUSIVE)) &&
+              !(b.last_class & (A64_ERET | A64_PSTATE | A64_ISB));
     return b;
 }
 
@@ -172,7 +172,8 @@ void a64_cpu::retire_one(uint32_t insn, uint64_t pc)
 
 // The running block retired up to `end`, and execution goes on at `next` (a trace listener's
 // pending branch is decided by it). At its end: an ERET or a PSTATE write may have changed the
-// Exception level; a TSB CSYNC (blocks end after one) takes effect.
+// Exception level; a TSB CSYNC (blocks end after one) takes effect; an ISB (the engine ends a
+// block after one) is a Context synchronization event for the PE model.
 void a64_cpu::finish_block(uint64_t end, uint64_t next)
 {
     retire_range(block_begin_, std::min(end, block_end_));
@@ -195,6 +196,10 @@ void a64_cpu::finish_block(uint64_t end, uint64_t next)
     }
     if (last & A64_TSB)
         tsb_csync();
+    if (last & A64_ISB) {
+        report();
+        (void)state->context_sync(qk_.get_local_time());
+    }
 }
 
 // TSB CSYNC (D6.6.1): the Trace Buffer Unit writes all the trace it accepted. While a trace

@@ -348,6 +348,61 @@ TEST(A64Ete, TheOsLockHeldWhileEnablingTracesNothingUntilReleased)
         EXPECT_GE(r.start, c.at("enable_isb")) << r; // nothing of the locked window
 }
 
+// An ISB is a Context synchronization event, which the CPU reports to the PE model. The TRBE is
+// enabled at EL1, where trace is prohibited (TRFCR_EL1.E0TRE only), then ISBs, then an ERET to a
+// loop at EL0 (ete_ctxt_sync.inc). Architecturally the EL0 loop is traced after one ISB; with
+// the erratum option erratum_ctxt_sync_after_enable (Cortex-A510 erratum 2038923) the PE keeps
+// the view of the enabling write (prohibited) until the second Context synchronization event
+// after it: one ISB captures nothing, two (Linux's workaround) capture the loop.
+struct ctxt_sync_case {
+    const char *program;
+    bool erratum;
+    bool traced;
+};
+
+void PrintTo(const ctxt_sync_case &c, std::ostream *os)
+{
+    *os << c.program << (c.erratum ? " erratum_ctxt_sync_after_enable" : "");
+}
+
+class A64EteCtxtSync : public ::testing::TestWithParam<ctxt_sync_case>
+{
+};
+
+TEST_P(A64EteCtxtSync, TheEl0LoopIsTracedOnceThePeSeesTheEnable)
+{
+    const ctxt_sync_case &p = GetParam();
+    const capture c =
+        run_capture(p.program, 0, pmtrace::test::platform_setup(), [&](vp_config &config) {
+            config.pe.core.trbe.erratum_ctxt_sync_after_enable = p.erratum;
+            // The model's note where the erratum loses trace.
+            config.pe.core_log_severity = sc_core::SC_INFO;
+        });
+    if (!p.traced) {
+        EXPECT_EQ(c.r.x[25], buf); // TRBPTR_EL1: nothing written
+        return;
+    }
+    ASSERT_GT(c.r.x[25], buf);
+    const uint64_t el0 = c.at("el0_code"), back = c.at("back_at_el1"), loop = c.at("el0_loop");
+    unsigned loops = 0;
+    for (const instruction_range &r : c.decoded.ranges) {
+        EXPECT_TRUE(r.start >= el0 && r.end <= back) << r; // EL0's code only
+        loops += r.start == loop;
+    }
+    EXPECT_EQ(loops, 99u); // the first iteration's range starts at el0_code
+}
+
+INSTANTIATE_TEST_SUITE_P(AfterEnablingTheTrbe, A64EteCtxtSync,
+                         ::testing::Values(ctxt_sync_case{"ete_ctxt_sync_1", false, true},
+                                           ctxt_sync_case{"ete_ctxt_sync_1", true, false},
+                                           ctxt_sync_case{"ete_ctxt_sync_2", true, true}),
+                         [](const ::testing::TestParamInfo<ctxt_sync_case> &i) {
+                             return std::string(i.param.erratum ? "Erratum" : "Architecture") +
+                                    (i.param.program[sizeof "ete_ctxt_sync_" - 1] == '1'
+                                         ? "OneIsb"
+                                         : "TwoIsbs");
+                         });
+
 // A trace unit that software leaves disabled gets no reports from the CPU (trace off costs no
 // report per branch): its statistics count none, and the program runs as without it.
 TEST(A64Ete, ATraceUnitLeftDisabledGetsNoReports)

@@ -154,6 +154,7 @@ class pe_model : public sc_core::sc_module,
     // pe_state_if
     pmt_status set_pe_state(const pmt_pe_state &state, const sc_core::sc_time &offset) override;
     pmt_pe_state pe_state() const override;
+    pmt_status context_sync(const sc_core::sc_time &offset) override;
     // sync_profiling_if
     bool sync_exception_due() const override;
     pmt_pmu_exception_state pmu_exception_state() const override;
