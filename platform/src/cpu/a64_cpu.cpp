@@ -222,6 +222,9 @@ void a64_cpu::boot()
 {
     const sc_core::sc_time &t = qk_.get_local_time();
     pm_ = false; // PSTATE.PM as firmware's ERET leaves it (docs/choices.md)
+    // VPIDR_EL2 out of reset: the MIDR EL1 reads with EL2 enabled (as QEMU resets it).
+    if (config_.midr && config_.have_el2)
+        put(*engine_, vpidr_el2, config_.midr);
     if (config_.firmware && config_.entry_el < 3) {
         // With FEAT_EBEP, EL3 gives PMECR_EL1 and PMIAR_EL1 to lower levels (MDCR_EL3.EnPM2, as
         // with FEAT_PMUv3p9), and EL3 and a hypervisor defer the PMU Profiling exception to the

@@ -62,11 +62,14 @@ inline enc mair(unsigned el)
 {
     return {3, el_op1[el], 10, 2, 0};
 }
+constexpr enc midr_el1{3, 0, 0, 0, 0};
+constexpr enc vpidr_el2{3, 4, 0, 0, 0};
 constexpr enc hcr_el2{3, 4, 1, 1, 0};
 constexpr enc scr_el3{3, 6, 1, 1, 0};
 constexpr enc cpacr_el1{3, 0, 1, 0, 2};
 constexpr enc cptr_el2{3, 4, 1, 1, 2};
 constexpr enc cptr_el3{3, 6, 1, 1, 2};
+constexpr enc id_aa64pfr0_el1{3, 0, 0, 4, 0};
 constexpr enc id_aa64mmfr0_el1{3, 0, 0, 7, 0};
 constexpr enc id_aa64dfr0_el1{3, 0, 0, 5, 0};
 constexpr enc id_aa64dfr1_el1{3, 0, 0, 5, 1};
@@ -79,6 +82,7 @@ constexpr uint64_t sctlr_ntwi = 1u << 16; // SCTLR_EL1: WFI at EL0 not trapped
 // HCR_EL2 bits.
 constexpr uint64_t hcr_imo = 1u << 4;
 constexpr uint64_t hcr_amo = 1u << 5;
+constexpr uint64_t hcr_tid3 = 1u << 18;
 constexpr uint64_t hcr_tsc = 1u << 19;
 constexpr uint64_t hcr_tge = 1u << 27;
 constexpr uint64_t hcr_e2h = uint64_t{1} << 34;

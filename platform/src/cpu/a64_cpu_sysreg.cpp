@@ -26,6 +26,9 @@ bool is(const a64_sysreg_access &a, enc r)
 constexpr uint64_t dfr0_model_fields = (0xFull << 4) | (0xFull << 8) | (0xFull << 40) |
                                        (0xFull << 44) | (0xFull << 48) | (0xFull << 56);
 
+// ID_AA64PFR0_EL1.CSV3 [63:60].
+constexpr uint64_t pfr0_csv3 = uint64_t{0xF} << 60;
+
 // The trace unit's System registers (D24.4): op0 0b10, op1 0b001.
 bool trace_unit_register(const a64_sysreg_access &a)
 {
@@ -104,20 +107,46 @@ bool a64_cpu::dc_zva_faults(uint64_t xt)
     return true;
 }
 
+// The identification registers the CPU answers for the engine, read at EL1 or above (at EL0
+// they are the engine's: UNDEFINED without FEAT_IDST):
+// - ID_AA64DFR0_EL1 and ID_AA64DFR1_EL1: the PE model's PMU and trace fields;
+// - ID_AA64PFR0_EL1.CSV3 [63:60] 0b0001 (FEAT_CSV3): the CPU does not execute speculatively,
+//   so no data loaded under speculation can be used. Linux then keeps the kernel mapped at EL0
+//   on any part (no KPTI), which its TRBE driver needs (a Cortex-A710's MIDR has no entry in
+//   its list of parts safe without CSV3, the A72's has);
+// - MIDR_EL1 when a64_cpu_config::midr gives one (D24.2.137: at EL1 with EL2 enabled,
+//   VPIDR_EL2, the engine's).
+// With EL2 enabled, HCR_EL2.TID3 traps the ID_AA64 registers from EL1: the engine's trap.
+bool a64_cpu::id_register(const a64_sysreg_access &a, uint64_t &value)
+{
+    const bool el2_enabled = el_ == 1 && pe_state_for(1).el2_enabled;
+    if (is(a, midr_el1)) {
+        if (!config_.midr || el2_enabled)
+            return false;
+        value = config_.midr;
+        return true;
+    }
+    if (!is(a, id_aa64dfr0_el1) && !is(a, id_aa64dfr1_el1) && !is(a, id_aa64pfr0_el1))
+        return false;
+    if (el2_enabled && (get(*engine_, hcr_el2) & hcr_tid3))
+        return false;
+    uint64_t v = 0;
+    if (is(a, id_aa64dfr1_el1))
+        v = config_.id_aa64dfr1;
+    else if (!engine_->sysreg(a.op0, a.op1, a.crn, a.crm, a.op2, v))
+        return false;
+    else if (is(a, id_aa64dfr0_el1))
+        v = (v & ~dfr0_model_fields) | (config_.id_aa64dfr0 & dfr0_model_fields);
+    else
+        v = (v & ~pfr0_csv3) | (uint64_t{1} << 60);
+    value = v;
+    return true;
+}
+
 a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &value)
 {
-    // The PMU and trace fields of the ID registers.
-    if (a.read && is(a, id_aa64dfr0_el1)) {
-        uint64_t v = 0;
-        if (!engine_->sysreg(a.op0, a.op1, a.crn, a.crm, a.op2, v))
-            return a64_sysreg_action::engine;
-        value = (v & ~dfr0_model_fields) | (config_.id_aa64dfr0 & dfr0_model_fields);
+    if (a.read && el_ >= 1 && id_register(a, value))
         return a64_sysreg_action::done;
-    }
-    if (a.read && is(a, id_aa64dfr1_el1)) {
-        value = config_.id_aa64dfr1;
-        return a64_sysreg_action::done;
-    }
     if (is(a, dc_zva) && dc_zva_faults(value))
         return a64_sysreg_action::stop;
     // SYS instructions (cache and TLB maintenance, ...) and the debug registers but the OS Lock

@@ -267,6 +267,35 @@ TEST(A64Cpu, HighVirtualRangeReachesRamAndDevices)
     EXPECT_EQ(r.platform->a64->stats().device_accesses, 3u);
 }
 
+// MIDR_EL1 (D24.2.137) read at EL1 (EL2 enabled: VPIDR_EL2, which reset sets to the MIDR) is
+// a64_cpu_config::midr when one is given, else the engine's Cortex-A72 r0p3 (0x410FD083).
+// ID_AA64PFR0_EL1.CSV3 [63:60] is 0b0001 (the CPU does not speculate); ID_AA64DFR0_EL1 carries
+// the PE model's PMUVer [11:8] (0b0111, FEAT_PMUv3p7 by default) and TraceBuffer [47:44]
+// (0b0001). At EL0 an MRS of an ID register is UNDEFINED without FEAT_IDST: EC 0, IL 1, taken
+// to EL1 from the MRS, which wrote nothing.
+static void expect_id_registers(const run_result &r, uint64_t midr)
+{
+    EXPECT_EQ(r.x[10], midr);
+    EXPECT_EQ(r.x[11] >> 60, 1u);
+    EXPECT_EQ((r.x[12] >> 8) & 0xF, 7u);
+    EXPECT_EQ((r.x[12] >> 44) & 0xF, 1u);
+    EXPECT_EQ(r.x[13], esr(0, 0));
+    EXPECT_EQ(r.x[14], labels("id_registers")("el0_mrs"));
+    EXPECT_EQ(r.x[15], 0u);
+}
+
+TEST(A64Cpu, IdRegistersOfTheEngineAndTheModel)
+{
+    expect_id_registers(run("id_registers"), 0x410FD083u);
+}
+
+TEST(A64Cpu, MidrIsTheConfiguredPart)
+{
+    vp_config config;
+    config.a64.midr = 0x412FD470u; // Cortex-A710 r2p0
+    expect_id_registers(run("id_registers", config), 0x412FD470u);
+}
+
 // At EL0 with PMUSERENR_EL0.EN = 0, MRS PMCCNTR_EL0 traps to EL1: EC 0x18 with ISS Op0 3, Op2 0,
 // Op1 3, CRn 9, Rt 5, CRm 13, Direction 1 (read); ELR_EL1 the MRS; SPSR_EL1 EL0t; taken to
 // VBAR_EL1 + 0x400 (lower EL, AArch64). MRS CurrentEL at EL0 is UNDEFINED (x1 stays 0).

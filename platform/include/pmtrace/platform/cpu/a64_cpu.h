@@ -78,6 +78,12 @@ struct a64_cpu_config : cpu_pe_config {
     // Firmware: MDCR_EL3 and MDCR_EL2 as TF-A and a hypervisor leave them (every counter and
     // the trace buffer to the software entered), as the host-driven CPU does.
     bool firmware = true;
+    // MIDR_EL1 (D24.2.137): what the PE says it is. 0: the engine's (Unicorn's Cortex-A72 r0p3,
+    // 0x410FD083). Software keys its errata workarounds on it: Linux's coresight-trbe applies
+    // its TRBE workarounds on a Cortex-A710, X2, N2 or A510 of the affected revisions
+    // (docs/trace.md, "TRBE errata on Linux"). Reads at EL2 and EL3, and at EL1 when EL2 is not
+    // enabled, give it; at EL1 with EL2 enabled, VPIDR_EL2, which reset sets to it.
+    uint32_t midr = 0;
     // The PMU and trace fields of ID_AA64DFR0/1_EL1 (from the PE model).
     uint64_t id_aa64dfr0 = 0;
     uint64_t id_aa64dfr1 = 0;
@@ -352,6 +358,7 @@ class a64_cpu : public sc_core::sc_module,
     void check_progress(const a64_stop &stop);
     // System registers (a64_cpu_sysreg.cpp).
     a64_sysreg_action model_sysreg(const a64_sysreg_access &a, uint64_t &value);
+    bool id_register(const a64_sysreg_access &a, uint64_t &value);
     uint32_t sysreg_iss(const a64_sysreg_access &a) const;
     bool dc_zva_faults(uint64_t xt);
     // Encodings (op0:op1:CRn:CRm:op2, 16 bits) the PE model answered PMT_ACCESS_NOT_MINE for.
