@@ -164,6 +164,7 @@ struct raw {
                           buffer_size = size_text(limits::buffer_size_default), trace_mode = "fill";
     std::string trigger = "none", fault = "permission", fault_address, external_abort = "serror";
     std::string trace_data = "ete";
+    std::string midr, trbe_errata;
     std::string clock = "1ns", quantum, vcd_counters; // quantum: the CPU's default
     std::string ram = size_text(limits::ram_default), time_limit,
                 trace_unit_buffer = size_text(PMT_ETE_UNIT_BUFFER_MIN);
@@ -362,6 +363,57 @@ void check_buffer(const options &o, uint64_t ram_size)
     }
 }
 
+// The Arm parts a MIDR_EL1 can name (D24.2.137: Implementer 0x41, Architecture 0xF), those
+// whose TRBE errata Linux works around, and the engine's own.
+constexpr struct {
+    const char *name;
+    uint32_t part_num;
+} midr_parts[] = {{"cortex-a72", 0xD08},
+                  {"cortex-a510", 0xD46},
+                  {"cortex-a710", 0xD47},
+                  {"cortex-x2", 0xD48},
+                  {"neoverse-n2", 0xD49}};
+
+// 0x412FD470, or a part with its revision: cortex-a710r2p0 (rVARIANTpREVISION).
+uint32_t parse_midr(const std::string &text)
+{
+    std::string names;
+    for (const auto &p : midr_parts) {
+        names += std::string(names.empty() ? "" : ", ") + p.name + "rNpN";
+        const size_t n = std::strlen(p.name);
+        unsigned variant = 0, revision = 0;
+        char end = 0;
+        if (text.compare(0, n, p.name) == 0 &&
+            std::sscanf(text.c_str() + n, "r%up%u%c", &variant, &revision, &end) == 2 &&
+            variant <= 0xF && revision <= 0xF)
+            return 0x410F0000u | (variant << 20) | (p.part_num << 4) | revision;
+    }
+    char *end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+    if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) || *end || errno ||
+        v == 0 || v > 0xFFFF'FFFF)
+        throw bad_argument{"--midr: '" + text + "' is neither a MIDR_EL1 value (0x412FD470) nor " +
+                           names + " (e.g. cortex-a710r2p0)"};
+    return static_cast<uint32_t>(v);
+}
+
+// fill-overwrite,write-out-of-range,drain-after-disable,ctxt-sync-after-enable
+void parse_trbe_errata(const std::string &text, options &o)
+{
+    if (text.empty())
+        throw bad_argument{"--trbe-erratum: give at least one erratum"};
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        o.*lookup<bool options::*>(
+               "trbe-erratum", item,
+               {{"fill-overwrite", &options::erratum_fill_overwrite},
+                {"write-out-of-range", &options::erratum_write_out_of_range},
+                {"drain-after-disable", &options::erratum_drain_after_disable},
+                {"ctxt-sync-after-enable", &options::erratum_ctxt_sync_after_enable}}) = true;
+}
+
 void convert(const raw &r, const po::variables_map &vm, options &o)
 {
     o.cpu = lookup<cpu_kind>("cpu", r.cpu, {{"a64", cpu_kind::a64}, {"host", cpu_kind::host}});
@@ -383,6 +435,13 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
                                              {"3.7", PMT_PMUV3P7},
                                              {"3.8", PMT_PMUV3P8},
                                              {"3.9", PMT_PMUV3P9}});
+    if (!r.midr.empty()) {
+        if (o.cpu != cpu_kind::a64)
+            throw bad_argument{"--midr needs the AArch64 CPU (--cpu a64)"};
+        o.midr = parse_midr(r.midr);
+    }
+    if (vm.count("trbe-erratum"))
+        parse_trbe_errata(r.trbe_errata, o);
     if (o.counters < 1 || o.counters > limits::max_counters)
         throw bad_argument{"--counters must be 1.." + std::to_string(limits::max_counters)};
     if (o.period == 0 || o.per_piece == 0)
@@ -640,8 +699,16 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
                                    "FEAT_PMUv3 version: 3.0, 3.1, 3.4, 3.5, 3.7, 3.8 or 3.9")(
         "trbe-ext", po::bool_switch(&o.trbe_ext),
         "FEAT_TRBE_EXT: the external Trace Buffer frame at 0x0C020000 and CTI triggers 8-10")(
-        "clock", po::value(&r.clock)->default_value(r.clock),
-        "the PE's clock period")("quantum", po::value(&r.quantum), quantum_help.c_str())(
+        "midr", po::value(&r.midr),
+        "AArch64 CPU: MIDR_EL1, a value (0x412FD470) or an Arm part and revision: cortex-a72rNpN "
+        "(the default, r0p3), cortex-a510rNpN, cortex-a710rNpN, cortex-x2rNpN, neoverse-n2rNpN. "
+        "Software keys its errata workarounds on it (Linux's TRBE ones: docs/trace.md)")(
+        "trbe-erratum", po::value(&r.trbe_errata),
+        "silicon errata of the Trace Buffer Unit the model reproduces, comma-separated: "
+        "fill-overwrite, write-out-of-range, drain-after-disable, ctxt-sync-after-enable "
+        "(docs/trbe.md)")("clock", po::value(&r.clock)->default_value(r.clock),
+                          "the PE's clock period")("quantum", po::value(&r.quantum),
+                                                   quantum_help.c_str())(
         "irq-cycles", po::value(&o.irq_cycles)->default_value(o.irq_cycles),
         "processor cycles the CPU takes to enter an interrupt handler");
 

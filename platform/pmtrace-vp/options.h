@@ -82,6 +82,10 @@ struct options {
     std::string pmu_version_name = "3.7";
     bool trbe_ext = false;
     pmt_trbe_ext_abort ext_abort = PMT_TRBE_EA_SERROR;
+    uint32_t midr = 0; // MIDR_EL1 (a64_cpu_config::midr); 0: the engine's
+    // --trbe-erratum: the silicon errata of the Trace Buffer Unit (pmt_trbe_config.erratum_*).
+    bool erratum_fill_overwrite = false, erratum_write_out_of_range = false,
+         erratum_drain_after_disable = false, erratum_ctxt_sync_after_enable = false;
     sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);
     sc_core::sc_time quantum = default_quantum(cpu_kind::a64);
     uint64_t irq_cycles = 100; // an IRQ exception's entry

@@ -18,6 +18,11 @@ platform::vp_config platform_config(const options &o)
     c.pe.core.pmu_version = o.pmu_version;
     c.pe.core.trbe.feat_trbe_ext = o.trbe_ext;
     c.pe.core.trbe.ext_abort = o.ext_abort;
+    c.pe.core.trbe.erratum_fill_overwrite = o.erratum_fill_overwrite;
+    c.pe.core.trbe.erratum_write_out_of_range = o.erratum_write_out_of_range;
+    c.pe.core.trbe.erratum_drain_after_disable = o.erratum_drain_after_disable;
+    c.pe.core.trbe.erratum_ctxt_sync_after_enable = o.erratum_ctxt_sync_after_enable;
+    c.a64.midr = o.midr;
     c.pe.clock_period = o.clock;
     c.cpu.quantum = o.quantum;
     c.cpu.irq_entry_cycles = o.irq_cycles;

@@ -268,3 +268,36 @@ TEST(VpOptions, HelpStatesWhereTheInitrdGoes)
 }
 
 } // namespace
+
+// --midr: a part and its revision make MIDR_EL1 as D24.2.137 lays it out (Implementer 0x41 [31:24],
+// Variant [23:20], Architecture 0xF [19:16], PartNum [15:4], Revision [3:0]); a number is taken
+// as it is; none: 0 (the engine's).
+TEST(VpOptions, MidrOfAPartAndRevision)
+{
+    EXPECT_EQ(run_parse({}).o.midr, 0u);
+    EXPECT_EQ(run_parse({"--midr", "cortex-a710r2p0"}).o.midr, 0x412FD470u);
+    EXPECT_EQ(run_parse({"--midr", "cortex-a510r0p2"}).o.midr, 0x410FD462u);
+    EXPECT_EQ(run_parse({"--midr", "neoverse-n2r0p3"}).o.midr, 0x410FD493u);
+    EXPECT_EQ(run_parse({"--midr", "cortex-x2r1p0"}).o.midr, 0x411FD480u);
+    EXPECT_EQ(run_parse({"--midr", "cortex-a72r0p3"}).o.midr, 0x410FD083u);
+    EXPECT_EQ(run_parse({"--midr", "0x413FD0C1"}).o.midr, 0x413FD0C1u);
+    EXPECT_EQ(run_parse({"--midr", "cortex-a710"}).status, 2); // no revision
+    EXPECT_EQ(run_parse({"--midr", "0"}).status, 2);
+    EXPECT_EQ(run_parse({"--midr", "0x1FFFFFFFF"}).status, 2);
+}
+
+// --trbe-erratum: each name turns its pmt_trbe_config option on, and only that one.
+TEST(VpOptions, TrbeErrataByName)
+{
+    const options none = run_parse({}).o;
+    EXPECT_FALSE(none.erratum_fill_overwrite || none.erratum_write_out_of_range ||
+                 none.erratum_drain_after_disable || none.erratum_ctxt_sync_after_enable);
+    const options a710 = run_parse({"--trbe-erratum", "fill-overwrite,write-out-of-range"}).o;
+    EXPECT_TRUE(a710.erratum_fill_overwrite && a710.erratum_write_out_of_range);
+    EXPECT_FALSE(a710.erratum_drain_after_disable || a710.erratum_ctxt_sync_after_enable);
+    const options a510 =
+        run_parse({"--trbe-erratum", "drain-after-disable,ctxt-sync-after-enable"}).o;
+    EXPECT_TRUE(a510.erratum_drain_after_disable && a510.erratum_ctxt_sync_after_enable);
+    EXPECT_FALSE(a510.erratum_fill_overwrite || a510.erratum_write_out_of_range);
+    EXPECT_EQ(run_parse({"--trbe-erratum", ""}).status, 2);
+}
