@@ -1,13 +1,6 @@
 # What the guest runs (tests/linux/linux_boot.sh): perf on a program of known length.
 echo "guest: uname $(uname -r)"
-# The PE's ETE and Trace Buffer Unit, as the device tree describes them: Debian's coresight
-# modules probe them (no modules.dep in the package: dependencies first).
-k=/lib/modules/$(uname -r)/kernel
-for m in fs/configfs/configfs drivers/hwtracing/coresight/coresight \
-         drivers/hwtracing/coresight/coresight-etm4x drivers/hwtracing/coresight/coresight-trbe; do
-  insmod $k/$m.ko || echo "guest: insmod $m failed"
-done
-echo "guest: coresight devices: $(ls /sys/bus/coresight/devices | tr '\n' ' ')"
+. /modules.sh
 echo "guest: perf stat"
 perf stat -x, -e instructions:u,cycles:u,branches:u -- /count_loop 2>&1
 perf stat -x, -e r08:u,r11:u,r13:u,r1e:u -- /count_loop 2>&1

@@ -12,33 +12,8 @@
 set -uo pipefail
 vp=$1
 work=$2
-here=$(cd "$(dirname "$0")" && pwd)
-guest=$here/../../scripts/linux_guest.py
-kernel=$("$guest" kernel 2>&1) || {
-  echo "SKIP: $kernel"
-  exit 77
-}
-"$guest" initramfs "$work/initramfs.cpio" "$here/commands.sh" \
-  --file "$work/count_loop=/count_loop" --file "$work/trace_loop=/trace_loop"
-case $? in
-0) ;;
-3) echo "SKIP: the guest's packages cannot be had (above)"; exit 77 ;;
-*) exit 1 ;;
-esac
-console=$work/console.log
-status=0
-timeout 1500 "$vp" --kernel "$kernel" --initrd "$work/initramfs.cpio" --ram 1G \
-  --append "console=ttyAMA0" </dev/null >"$console" 2>&1 || status=$?
-failed=0
-check() { # description, extended regular expression that a console line must match
-  if ! grep -qE "$2" "$console"; then
-    echo "FAILED: $1 (no line matches /$2/)"
-    failed=1
-  fi
-}
-[ "$status" -eq 0 ] || { echo "FAILED: pmtrace-vp exited $status"; failed=1; }
-check "the kernel booted" "^\[ *[0-9.]+\] Linux version 6\."
-check "/init ran" "^pmtrace-guest: /init"
+. "$(dirname "$0")/guest.sh"
+guest_boot boot "$(dirname "$0")/commands.sh"
 check "coresight-etm4x probed the ETE (ete0)" "^guest: coresight devices: .*ete0"
 check "etm4x found an ETE on CPU0 (its probe read TRCDEVARCH and TRCIDR*)" "coresight ete0: CPU0: ete v1\.0 initialized"
 check "coresight-trbe probed the TRBE (trbe0)" "^guest: coresight devices: .*trbe0"
@@ -50,7 +25,6 @@ check "r11:u counted" "^[1-9][0-9]*,,r11:u,"
 check "perf record's samples named" "^ +[0-9.]+% +\[\.\] count_loop"
 # perf record -e cs_etm//u: trace_loop's b.ne taken 9,999 times back to the loop's top, each one
 # branch sample from count_loop to count_loop, the most frequent (from, to).
-end='[[:space:]]*$' # the console's lines end in CR LF
 check "cs_etm//u: the loop's taken branches, exactly" \
   "^guest: branches +9999 +[0-9a-f]+ count_loop => +[0-9a-f]+ count_loop$end"
 # cs_etm/timestamp/u (per CPU, as perf records by default): the same branches, and Timestamps
@@ -63,10 +37,5 @@ check "cs_etm/timestamp/u: a Timestamp every second P0 element" "^guest: timesta
 check "cs_etm//k: el0_svc decoded" "^guest: kernel .*\[k\] el0_svc$end"
 check "cs_etm//k: invoke_syscall decoded" "^guest: kernel .*\[k\] invoke_syscall$end"
 check "cs_etm//k: do_exit decoded" "^guest: kernel .*\[k\] do_exit$end"
-check "the commands ended" "^pmtrace-guest: done \(0\)"
-if [ "$failed" -ne 0 ]; then
-  echo "--- console (last 60 lines) ---"
-  tail -60 "$console"
-  exit 1
-fi
+guest_result
 echo "passed: $(grep -cE '^\[ *[0-9.]+\]' "$console") kernel lines; $(grep -E 'instructions:u' "$console" | head -1)"
