@@ -706,9 +706,9 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "trbe-erratum", po::value(&r.trbe_errata),
         "silicon errata of the Trace Buffer Unit the model reproduces, comma-separated: "
         "fill-overwrite, write-out-of-range, drain-after-disable, ctxt-sync-after-enable "
-        "(docs/trbe.md)")("clock", po::value(&r.clock)->default_value(r.clock),
-                          "the PE's clock period")("quantum", po::value(&r.quantum),
-                                                   quantum_help.c_str())(
+        "(docs/choices.md, \"Errata\")")("clock", po::value(&r.clock)->default_value(r.clock),
+                                         "the PE's clock period")("quantum", po::value(&r.quantum),
+                                                                  quantum_help.c_str())(
         "irq-cycles", po::value(&o.irq_cycles)->default_value(o.irq_cycles),
         "processor cycles the CPU takes to enter an interrupt handler");
 
