@@ -116,19 +116,16 @@ bool a64_cpu::dc_zva_faults(uint64_t xt)
 //   its list of parts safe without CSV3, the A72's has);
 // - MIDR_EL1 when a64_cpu_config::midr gives one (D24.2.137: at EL1 with EL2 enabled,
 //   VPIDR_EL2, the engine's).
-// With EL2 enabled, HCR_EL2.TID3 traps the ID_AA64 registers from EL1: the engine's trap.
+// HCR_EL2.TID3 is looked at first (id_group3_trapped).
 bool a64_cpu::id_register(const a64_sysreg_access &a, uint64_t &value)
 {
-    const bool el2_enabled = el_ == 1 && pe_state_for(1).el2_enabled;
     if (is(a, midr_el1)) {
-        if (!config_.midr || el2_enabled)
+        if (!config_.midr || (el_ == 1 && pe_state_for(1).el2_enabled))
             return false;
         value = config_.midr;
         return true;
     }
     if (!is(a, id_aa64dfr0_el1) && !is(a, id_aa64dfr1_el1) && !is(a, id_aa64pfr0_el1))
-        return false;
-    if (el2_enabled && (get(*engine_, hcr_el2) & hcr_tid3))
         return false;
     uint64_t v = 0;
     if (is(a, id_aa64dfr1_el1))
@@ -143,8 +140,26 @@ bool a64_cpu::id_register(const a64_sysreg_access &a, uint64_t &value)
     return true;
 }
 
+// HCR_EL2.TID3 (D24.2.62): with EL2 enabled, EL1 reads of the ID group 3 registers are trapped
+// to EL2 (EC 0x18): op0 3, op1 0, CRn 0, CRm 1 (ID_PFR0_EL1 .. ID_MMFR3_EL1) and CRm 2..7 (the
+// rest of the AArch32 and AArch64 ID registers and the unallocated encodings among them, which
+// without FEAT_FGT it is IMPLEMENTATION DEFINED whether it traps: trapped, as with FEAT_FGT).
+// The CPU takes the trap itself: the engine reports its own traps as UNDEFINED at EL1.
+bool a64_cpu::id_group3_trapped(const a64_sysreg_access &a)
+{
+    return a.op0 == 3 && a.op1 == 0 && a.crn == 0 && a.crm >= 1 && a.crm <= 7 &&
+           pe_state_for(1).el2_enabled && (get(*engine_, hcr_el2) & hcr_tid3);
+}
+
 a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &value)
 {
+    if (a.read && el_ == 1 && id_group3_trapped(a)) {
+        pending_exception_ = true;
+        pending_ec_ = EC_SYS64;
+        pending_iss_ = sysreg_iss(a);
+        pending_target_ = 2;
+        return a64_sysreg_action::stop;
+    }
     if (a.read && el_ >= 1 && id_register(a, value))
         return a64_sysreg_action::done;
     if (is(a, dc_zva) && dc_zva_faults(value))

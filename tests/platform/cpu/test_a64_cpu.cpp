@@ -296,6 +296,24 @@ TEST(A64Cpu, MidrIsTheConfiguredPart)
     expect_id_registers(run("id_registers", config), 0x412FD470u);
 }
 
+// D24.2.137 at EL2 and below it (entered at EL2): MIDR_EL1 at EL2 is the configured MIDR and
+// VPIDR_EL2 resets to it; at EL1 (EL2 enabled) MIDR_EL1 reads VPIDR_EL2 as EL2 wrote it; with
+// HCR_EL2.TID3, ID_AA64PFR0_EL1 at EL1 traps to EL2 (EC 0x18, ISS Op0 3, Op2 0, Op1 0, CRn 0,
+// Rt 15, CRm 4, read), which CSV3 (read at EL2: 1) does not bypass.
+TEST(A64Cpu, MidrAtEl2AndVpidrAtEl1)
+{
+    vp_config config;
+    config.a64.entry_el = 2;
+    config.a64.midr = 0x412FD470u;
+    run_result r = run("midr_el2", config);
+    EXPECT_EQ(r.x[10], 0x412FD470u);
+    EXPECT_EQ(r.x[11], 0x412FD470u);
+    EXPECT_EQ(r.x[12] >> 60, 1u);
+    EXPECT_EQ(r.x[13], 0x410FD461u);
+    EXPECT_EQ(r.x[14], esr(0x18, (3u << 20) | (4u << 1) | (15u << 5) | 1u));
+    EXPECT_EQ(r.x[15], 0u);
+}
+
 // At EL0 with PMUSERENR_EL0.EN = 0, MRS PMCCNTR_EL0 traps to EL1: EC 0x18 with ISS Op0 3, Op2 0,
 // Op1 3, CRn 9, Rt 5, CRm 13, Direction 1 (read); ELR_EL1 the MRS; SPSR_EL1 EL0t; taken to
 // VBAR_EL1 + 0x400 (lower EL, AArch64). MRS CurrentEL at EL0 is UNDEFINED (x1 stays 0).
