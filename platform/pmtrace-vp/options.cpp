@@ -374,6 +374,16 @@ constexpr struct {
                   {"cortex-x2", 0xD48},
                   {"neoverse-n2", 0xD49}};
 
+// 0..15 from one or two decimal digits at text[at...]: where it ends, or npos.
+size_t parse_nibble(const std::string &text, size_t at, unsigned &v)
+{
+    size_t end = at;
+    v = 0;
+    while (end < text.size() && end - at < 2 && std::isdigit(static_cast<unsigned char>(text[end])))
+        v = v * 10 + static_cast<unsigned>(text[end++] - '0');
+    return end > at && v <= 0xF ? end : std::string::npos;
+}
+
 // 0x412FD470, or a part with its revision: cortex-a710r2p0 (rVARIANTpREVISION).
 uint32_t parse_midr(const std::string &text)
 {
@@ -382,17 +392,20 @@ uint32_t parse_midr(const std::string &text)
         names += std::string(names.empty() ? "" : ", ") + p.name + "rNpN";
         const size_t n = std::strlen(p.name);
         unsigned variant = 0, revision = 0;
-        char end = 0;
-        if (text.compare(0, n, p.name) == 0 &&
-            std::sscanf(text.c_str() + n, "r%up%u%c", &variant, &revision, &end) == 2 &&
-            variant <= 0xF && revision <= 0xF)
+        if (text.compare(0, n, p.name) != 0 || text.size() <= n || text[n] != 'r')
+            continue;
+        const size_t p_at = parse_nibble(text, n + 1, variant);
+        if (p_at == std::string::npos || p_at >= text.size() || text[p_at] != 'p')
+            continue;
+        if (parse_nibble(text, p_at + 1, revision) == text.size())
             return 0x410F0000u | (variant << 20) | (p.part_num << 4) | revision;
     }
-    char *end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
-    if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) || *end || errno ||
-        v == 0 || v > 0xFFFF'FFFF)
+    // A value: hexadecimal, as MIDRs are written.
+    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X') &&
+                     text.size() <= 10 &&
+                     text.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos;
+    const unsigned long long v = hex ? std::strtoull(text.c_str() + 2, nullptr, 16) : 0;
+    if (v == 0)
         throw bad_argument{"--midr: '" + text + "' is neither a MIDR_EL1 value (0x412FD470) nor " +
                            names + " (e.g. cortex-a710r2p0)"};
     return static_cast<uint32_t>(v);
@@ -401,8 +414,8 @@ uint32_t parse_midr(const std::string &text)
 // fill-overwrite,write-out-of-range,drain-after-disable,ctxt-sync-after-enable
 void parse_trbe_errata(const std::string &text, options &o)
 {
-    if (text.empty())
-        throw bad_argument{"--trbe-erratum: give at least one erratum"};
+    if (text.empty() || text.back() == ',')
+        throw bad_argument{"--trbe-erratum: give at least one erratum, and no empty one"};
     std::stringstream ss(text);
     std::string item;
     while (std::getline(ss, item, ','))
@@ -435,7 +448,7 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
                                              {"3.7", PMT_PMUV3P7},
                                              {"3.8", PMT_PMUV3P8},
                                              {"3.9", PMT_PMUV3P9}});
-    if (!r.midr.empty()) {
+    if (vm.count("midr")) {
         if (o.cpu != cpu_kind::a64)
             throw bad_argument{"--midr needs the AArch64 CPU (--cpu a64)"};
         o.midr = parse_midr(r.midr);

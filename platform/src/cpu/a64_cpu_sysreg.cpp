@@ -20,11 +20,14 @@ bool is(const a64_sysreg_access &a, enc r)
     return a.op0 == r.op0 && a.op1 == r.op1 && a.crn == r.crn && a.crm == r.crm && a.op2 == r.op2;
 }
 
-// The ID_AA64DFR0_EL1 fields the PE model owns: TraceVer [7:4], PMUVer [11:8], PMSVer no,
-// TraceFilt [43:40], TraceBuffer [47:44], ExtTrcBuff [59:56], PMSS [51:48]; ID_AA64DFR1_EL1: the
-// PMU's fields.
-constexpr uint64_t dfr0_model_fields = (0xFull << 4) | (0xFull << 8) | (0xFull << 40) |
-                                       (0xFull << 44) | (0xFull << 48) | (0xFull << 56);
+// The ID_AA64DFR0_EL1 fields the PE model owns (pmt_pe_id_aa64dfr, D24.2.80): TraceVer [7:4],
+// PMUVer [11:8], PMSS [19:16], SEBEP [27:24], TraceFilt [43:40], TraceBuffer [47:44], ExtTrcBuff
+// [59:56], HPMN0 [63:60]; the rest (DebugVer, BRPs, WRPs, CTX_CMPs, PMSVer, DoubleLock, MTPMU,
+// BRBE) the engine's. ID_AA64DFR1_EL1: the PE model's.
+constexpr uint64_t dfr0_model_fields = PMT_MASK(DFR0, TraceVer) | PMT_MASK(DFR0, PMUVer) |
+                                       PMT_MASK(DFR0, PMSS) | PMT_MASK(DFR0, SEBEP) |
+                                       PMT_MASK(DFR0, TraceFilt) | PMT_MASK(DFR0, TraceBuffer) |
+                                       PMT_MASK(DFR0, ExtTrcBuff) | PMT_MASK(DFR0, HPMN0);
 
 // ID_AA64PFR0_EL1.CSV3 [63:60].
 constexpr uint64_t pfr0_csv3 = uint64_t{0xF} << 60;

@@ -296,6 +296,24 @@ TEST(A64Cpu, MidrIsTheConfiguredPart)
     expect_id_registers(run("id_registers", config), 0x412FD470u);
 }
 
+// ID_AA64DFR0_EL1 carries every field the PE model reports (pmt_pe_id_aa64dfr): with FEAT_PMUv3p9,
+// FEAT_HPMN0, FEAT_PMUv3_SS and FEAT_SEBEP (with FEAT_EBEP, which it needs), HPMN0 [63:60], PMSS
+// [19:16] and SEBEP [27:24] are 0b0001 and PMUVer [11:8] 0b1001.
+TEST(A64Cpu, IdAa64Dfr0CarriesThePmusFeatures)
+{
+    vp_config config;
+    config.pe.core.pmu_version = PMT_PMUV3P9;
+    config.pe.core.feat_hpmn0 = true;
+    config.pe.core.feat_ss = true;
+    config.pe.core.feat_ebep = true;
+    config.pe.core.feat_sebep = true;
+    const run_result r = run("id_registers", config);
+    EXPECT_EQ((r.x[12] >> 60) & 0xF, 1u);
+    EXPECT_EQ((r.x[12] >> 16) & 0xF, 1u);
+    EXPECT_EQ((r.x[12] >> 24) & 0xF, 1u);
+    EXPECT_EQ((r.x[12] >> 8) & 0xF, 9u);
+}
+
 // D24.2.137 at EL2 and below it (entered at EL2): MIDR_EL1 at EL2 is the configured MIDR and
 // VPIDR_EL2 resets to it; at EL1 (EL2 enabled) MIDR_EL1 reads VPIDR_EL2 as EL2 wrote it; with
 // HCR_EL2.TID3, ID_AA64PFR0_EL1 at EL1 traps to EL2 (EC 0x18, ISS Op0 3, Op2 0, Op1 0, CRn 0,

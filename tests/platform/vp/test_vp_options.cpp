@@ -281,9 +281,12 @@ TEST(VpOptions, MidrOfAPartAndRevision)
     EXPECT_EQ(run_parse({"--midr", "cortex-x2r1p0"}).o.midr, 0x411FD480u);
     EXPECT_EQ(run_parse({"--midr", "cortex-a72r0p3"}).o.midr, 0x410FD083u);
     EXPECT_EQ(run_parse({"--midr", "0x413FD0C1"}).o.midr, 0x413FD0C1u);
-    EXPECT_EQ(run_parse({"--midr", "cortex-a710"}).status, 2); // no revision
-    EXPECT_EQ(run_parse({"--midr", "0"}).status, 2);
-    EXPECT_EQ(run_parse({"--midr", "0x1FFFFFFFF"}).status, 2);
+    EXPECT_EQ(run_parse({"--midr", "cortex-a710r15p15"}).o.midr, 0x41FFD47Fu);
+    for (const char *bad :
+         {"cortex-a710", "cortex-a710r2", "cortex-a710r2p", "cortex-a710r16p0", "cortex-a710r+2p0",
+          "cortex-a710r-1p0", "cortex-a710r 2p0", "cortex-a710r4294967298p0", "cortex-a710r2p0x",
+          "0", "0x0", "0100", "0x1FFFFFFFF", "-0x1", "0x", ""})
+        EXPECT_EQ(run_parse({"--midr", bad}).status, 2) << bad;
 }
 
 // --trbe-erratum: each name turns its pmt_trbe_config option on, and only that one.
@@ -299,5 +302,7 @@ TEST(VpOptions, TrbeErrataByName)
         run_parse({"--trbe-erratum", "drain-after-disable,ctxt-sync-after-enable"}).o;
     EXPECT_TRUE(a510.erratum_drain_after_disable && a510.erratum_ctxt_sync_after_enable);
     EXPECT_FALSE(a510.erratum_fill_overwrite || a510.erratum_write_out_of_range);
-    EXPECT_EQ(run_parse({"--trbe-erratum", ""}).status, 2);
+    for (const char *bad :
+         {"", "fill-overwrite,", ",fill-overwrite", "fill-overwrite,,ctxt-sync-after-enable"})
+        EXPECT_EQ(run_parse({"--trbe-erratum", bad}).status, 2) << bad;
 }

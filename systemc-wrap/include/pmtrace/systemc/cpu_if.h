@@ -46,8 +46,13 @@ class pe_state_if : public virtual sc_core::sc_interface
     virtual pmt_status set_pe_state(const pmt_pe_state &state,
                                     const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME) = 0;
     virtual pmt_pe_state pe_state() const = 0;
-    // A Context synchronization event (ISB; pmt_pe_context_sync).
-    virtual pmt_status context_sync(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME) = 0;
+    // A Context synchronization event (ISB; pmt_pe_context_sync). An implementation that has
+    // no use for them need not override it.
+    virtual pmt_status context_sync(const sc_core::sc_time &offset = sc_core::SC_ZERO_TIME)
+    {
+        (void)offset;
+        return PMT_OK;
+    }
 };
 
 // Synchronous profiling (FEAT_SEBEP) and the PPEND bookkeeping of FEAT_EBEP: the calls of
