@@ -63,6 +63,26 @@ uint32_t a64_cpu::sysreg_iss(const a64_sysreg_access &a) const
            (uint32_t{a.crn} << 10) | (a.rt << 5) | (uint32_t{a.crm} << 1) | (a.read ? 1u : 0u);
 }
 
+// The access is UNDEFINED (EC 0x00, to EL1), or trapped to `target` (EC 0x18 with its ISS): the
+// exception is taken before the instruction.
+a64_sysreg_action a64_cpu::undefined()
+{
+    pending_exception_ = true;
+    pending_ec_ = EC_UNKNOWN;
+    pending_iss_ = 0;
+    pending_target_ = 1;
+    return a64_sysreg_action::stop;
+}
+
+a64_sysreg_action a64_cpu::sysreg_trap(const a64_sysreg_access &a, unsigned target)
+{
+    pending_exception_ = true;
+    pending_ec_ = EC_SYS64;
+    pending_iss_ = sysreg_iss(a);
+    pending_target_ = target;
+    return a64_sysreg_action::stop;
+}
+
 // TLBI (SYS, CRn 8), IC (SYS, CRn 7, CRm 1 or 5), and writes at EL1 and above to registers of
 // CRn 1 (SCTLR, HCR, SCR, ...), 2 (TTBRx, TCR) and 10 (MAIR): what the CPU decoded by virtual
 // address may be stale after them.
@@ -130,16 +150,16 @@ bool a64_cpu::id_register(const a64_sysreg_access &a, uint64_t &value)
     }
     if (!is(a, id_aa64dfr0_el1) && !is(a, id_aa64dfr1_el1) && !is(a, id_aa64pfr0_el1))
         return false;
+    if (is(a, id_aa64dfr1_el1)) {
+        value = config_.id_aa64dfr1;
+        return true;
+    }
     uint64_t v = 0;
-    if (is(a, id_aa64dfr1_el1))
-        v = config_.id_aa64dfr1;
-    else if (!engine_->sysreg(a.op0, a.op1, a.crn, a.crm, a.op2, v))
+    if (!engine_->sysreg(a.op0, a.op1, a.crn, a.crm, a.op2, v))
         return false;
-    else if (is(a, id_aa64dfr0_el1))
-        v = (v & ~dfr0_model_fields) | (config_.id_aa64dfr0 & dfr0_model_fields);
-    else
-        v = (v & ~pfr0_csv3) | (uint64_t{1} << 60);
-    value = v;
+    value = is(a, id_aa64dfr0_el1)
+                ? (v & ~dfr0_model_fields) | (config_.id_aa64dfr0 & dfr0_model_fields)
+                : (v & ~pfr0_csv3) | (uint64_t{1} << 60);
     return true;
 }
 
@@ -156,13 +176,8 @@ bool a64_cpu::id_group3_trapped(const a64_sysreg_access &a)
 
 a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &value)
 {
-    if (a.read && el_ == 1 && id_group3_trapped(a)) {
-        pending_exception_ = true;
-        pending_ec_ = EC_SYS64;
-        pending_iss_ = sysreg_iss(a);
-        pending_target_ = 2;
-        return a64_sysreg_action::stop;
-    }
+    if (a.read && el_ == 1 && id_group3_trapped(a))
+        return sysreg_trap(a, 2);
     if (a.read && el_ >= 1 && id_register(a, value))
         return a64_sysreg_action::done;
     if (is(a, dc_zva) && dc_zva_faults(value))
@@ -193,11 +208,7 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
     // PSTATE.PM (FEAT_EBEP, FEAT_TRBE_EXC), which the engine does not hold: UNDEFINED at EL0.
     if (have_pm() && is(a, pm_register)) {
         if (el_ == 0) {
-            pending_exception_ = true;
-            pending_ec_ = EC_UNKNOWN;
-            pending_iss_ = 0;
-            pending_target_ = 1;
-            return a64_sysreg_action::stop;
+            return undefined();
         }
         settle();
         if (a.read) {
@@ -223,11 +234,7 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         const sc_core::sc_time &t = qk_.get_local_time();
         bool ok = a.read ? icc_->read(enc, value, t) : icc_->write(enc, value, t);
         if (!ok) {
-            pending_exception_ = true;
-            pending_ec_ = EC_UNKNOWN;
-            pending_iss_ = 0;
-            pending_target_ = 1;
-            return a64_sysreg_action::stop;
+            return undefined();
         }
         // A write can make an interrupt deliverable (EOIR, PMR): look before going on.
         return a.read ? a64_sysreg_action::done : a64_sysreg_action::done_stop;
@@ -270,20 +277,11 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         stats_.sysreg_accesses++;
         // A write can change what overflows when (the budget) or raise an interrupt.
         return a.read ? a64_sysreg_action::done : a64_sysreg_action::done_stop;
-    case PMT_ACCESS_UNDEFINED:
-        pending_exception_ = true;
-        pending_ec_ = EC_UNKNOWN;
-        pending_iss_ = 0;
-        pending_target_ = 1;
-        return a64_sysreg_action::stop;
+    case PMT_ACCESS_UNDEFINED: return undefined();
     case PMT_ACCESS_TRAP_EL1:
     case PMT_ACCESS_TRAP_EL2:
     case PMT_ACCESS_TRAP_EL3:
-        pending_exception_ = true;
-        pending_ec_ = EC_SYS64;
-        pending_iss_ = sysreg_iss(a);
-        pending_target_ = r == PMT_ACCESS_TRAP_EL1 ? 1u : r == PMT_ACCESS_TRAP_EL2 ? 2u : 3u;
-        return a64_sysreg_action::stop;
+        return sysreg_trap(a, r == PMT_ACCESS_TRAP_EL1 ? 1u : r == PMT_ACCESS_TRAP_EL2 ? 2u : 3u);
     }
     return a64_sysreg_action::engine;
 }

@@ -361,6 +361,8 @@ class a64_cpu : public sc_core::sc_module,
     bool id_register(const a64_sysreg_access &a, uint64_t &value);
     bool id_group3_trapped(const a64_sysreg_access &a);
     uint32_t sysreg_iss(const a64_sysreg_access &a) const;
+    a64_sysreg_action undefined();
+    a64_sysreg_action sysreg_trap(const a64_sysreg_access &a, unsigned target);
     bool dc_zva_faults(uint64_t xt);
     // Encodings (op0:op1:CRn:CRm:op2, 16 bits) the PE model answered PMT_ACCESS_NOT_MINE for.
     static size_t sysreg_index(const a64_sysreg_access &a)
