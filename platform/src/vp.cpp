@@ -53,6 +53,10 @@ vp_config vp::complete(vp_config c)
         c.pe.core.common_events[0] = e[0];
         c.pe.core.common_events[1] = e[1];
     }
+    // An image entered at EL1 or EL2 finds the GIC as firmware leaves it (its Redistributors
+    // awake); one entered at EL3 is the firmware and finds the reset values. The host-driven
+    // CPU's software wakes its Redistributor itself (sw/drivers/gic).
+    c.gic.redistributors_awake = c.cpu_kind == vp_cpu::a64 && c.a64.entry_el < 3;
     c.timer.have_el2 = c.pe.core.have_el2;
     c.timer.have_el3 = c.pe.core.have_el3;
     return c;
@@ -70,7 +74,7 @@ memory_config ram_config(uint64_t size)
 
 vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     : sc_module(name), bus("bus", config.bus_latency), ram("ram", ram_config(config.ram_size)),
-      uart("uart", config.uart), gic("gic", config.gic), cross_trigger("cti", config.cti),
+      uart("uart", config.uart), gic("gic", complete(config).gic), cross_trigger("cti", config.cti),
       mmu("mmu"), pe("pe", complete(config).pe), cpu0("cpu", complete(config).cpu),
       timer("timer", complete(config).timer), config_(complete(config))
 {

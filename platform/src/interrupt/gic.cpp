@@ -67,9 +67,9 @@ gicv3::gicv3(const sc_core::sc_module_name &name, const gic_config &config)
         [this](unsigned n) { return n < rds_.size() && rds_[n]->asleep(); },
         [this] { update_all(); });
     for (unsigned n = 0; n < config_.num_cpus; n++) {
-        rds_.push_back(std::make_unique<gic_redistributor>(base + ".gicr" + std::to_string(n), n,
-                                                           n + 1 == config_.num_cpus, config_.iidr,
-                                                           *gicd_, [this] { update_all(); }));
+        rds_.push_back(std::make_unique<gic_redistributor>(
+            base + ".gicr" + std::to_string(n), n, n + 1 == config_.num_cpus,
+            config_.redistributors_awake, config_.iidr, *gicd_, [this] { update_all(); }));
         cpus_.push_back(std::make_unique<gic_cpu_interface>(
             base + ".icc" + std::to_string(n), n, *rds_[n], *gicd_,
             [this](uint32_t targets, unsigned intid) { send_sgi(targets, intid); },

@@ -57,10 +57,11 @@ constexpr uint32_t icfgr0_sgis = 0xAAAAAAAA; // SGIs are edge-triggered (RAO/WI)
 } // namespace
 
 gic_redistributor::gic_redistributor(const std::string &log_name, unsigned cpu, bool last,
-                                     uint32_t iidr, const gic_distributor &distributor,
+                                     bool awake, uint32_t iidr, const gic_distributor &distributor,
                                      std::function<void()> changed)
     : register_frame(log_name.c_str(), table, sizeof table / sizeof table[0]), cpu_(cpu),
-      last_(last), iidr_(iidr), distributor_(distributor), changed_(std::move(changed))
+      last_(last), iidr_(iidr), distributor_(distributor), changed_(std::move(changed)),
+      waker_(awake ? 0 : gicr_waker_processor_sleep)
 {
     state_.implement(0, 15, false, true);  // SGIs: edge-triggered
     state_.implement(16, 31, true, false); // PPIs: level-sensitive out of reset, configurable

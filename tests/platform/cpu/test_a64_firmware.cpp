@@ -190,3 +190,38 @@ TEST(A64Firmware, TsbCsyncWritesThePartialAlignmentUnit)
     EXPECT_TRUE(holds);
     EXPECT_EQ(ram[buf + sent], 0u);
 }
+
+// Entered at EL1 or EL2 the image finds the GIC as firmware hands it over (TF-A wakes each
+// Redistributor before it enters the next stage; gic_config::redistributors_awake): GICR_WAKER
+// reads 0, and code that never writes it gets an SGI to itself, the PMU's overflow interrupt
+// (PPI 23) and the timer's (PPI 30), at EL1 and at EL2 (gic_handoff.S).
+static void expect_gic_handed_over(unsigned entry_el)
+{
+    vp_config config;
+    config.a64.entry_el = entry_el;
+    run_result r = run("gic_handoff", config);
+    EXPECT_EQ(r.x[10], 0u) << "GICR_WAKER";
+    EXPECT_EQ(r.x[9], (1u << 1) | (1u << 23) | (1u << 30)) << "the INTIDs taken";
+    EXPECT_NE(r.x[11], 0u) << "the SGI never arrived";
+    EXPECT_NE(r.x[12], 0u) << "the PMU's overflow interrupt never arrived";
+    EXPECT_NE(r.x[13], 0u) << "the timer's interrupt never arrived";
+}
+
+TEST(A64Firmware, EnteredAtEl1TheGicIsAsFirmwareLeavesIt)
+{
+    expect_gic_handed_over(1);
+}
+
+TEST(A64Firmware, EnteredAtEl2TheGicIsAsFirmwareLeavesIt)
+{
+    expect_gic_handed_over(2);
+}
+
+// Entered at EL3 the image is the firmware and finds the GIC's reset values: the Redistributor
+// asleep (GICR_WAKER ProcessorSleep and ChildrenAsleep, 0x6) until it wakes it.
+TEST(A64Firmware, EnteredAtEl3TheGicHasItsResetValues)
+{
+    run_result r = run_at_el3("gic_reset_el3");
+    EXPECT_EQ(r.x[10], 0x6u);
+    EXPECT_EQ(r.x[11], 0u);
+}

@@ -38,6 +38,11 @@ struct gic_config {
     uint32_t iidr = 0x0000043B; // GICD_IIDR and GICR_IIDR: Implementer Arm, product 0
     sc_core::sc_time access_latency = sc_core::sc_time(10, sc_core::SC_NS);
     unsigned trbe_intid = virt::trbe_default_intid; // the PPI of TRBIRQ, for trbirq()
+    // GICR_WAKER out of reset. false: the architecture's reset, every Redistributor asleep
+    // (ProcessorSleep = ChildrenAsleep = 1), forwarding nothing until software wakes it.
+    // true: as firmware leaves it for the software it hands over to (TF-A wakes each
+    // Redistributor before it enters the kernel or bare-metal image: docs/platform.md, "GICv3").
+    bool redistributors_awake = false;
 };
 
 class gicv3 : public sc_core::sc_module

@@ -27,8 +27,10 @@ constexpr uint32_t gicr_sgi_base = 0x10000;
 class gic_redistributor : public register_frame
 {
   public:
-    gic_redistributor(const std::string &log_name, unsigned cpu, bool last, uint32_t iidr,
-                      const gic_distributor &distributor, std::function<void()> changed);
+    // awake: GICR_WAKER.ProcessorSleep = 0 out of reset (gic_config::redistributors_awake).
+    gic_redistributor(const std::string &log_name, unsigned cpu, bool last, bool awake,
+                      uint32_t iidr, const gic_distributor &distributor,
+                      std::function<void()> changed);
 
     // The input line of a PPI (16-31): level-sensitive PPIs follow it, edge-triggered ones
     // become pending on a rising edge.
@@ -65,7 +67,7 @@ class gic_redistributor : public register_frame
     const gic_distributor &distributor_;
     std::function<void()> changed_;
 
-    uint32_t waker_ = gicr_waker_processor_sleep;
+    uint32_t waker_; // ProcessorSleep
     gic_interrupt_state state_{1};
 };
 
