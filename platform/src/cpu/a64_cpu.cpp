@@ -190,6 +190,7 @@ void a64_cpu::main()
             take_irq();
         if (!config_.profiling_before_irq)
             take_profiling_exceptions();
+        take_step_if_pending();
         plan();
         in_engine_ = true;
         a64_stop stop = engine_->run();
@@ -199,6 +200,12 @@ void a64_cpu::main()
         device_insn_done();
         end_fast();
         handle_stop(stop);
+        step_after_run();
+        // A stop before an instruction a breakpoint or watchpoint may match (debug_stop), unless
+        // a Software Step exception comes first.
+        if (stop.reason == a64_stop_reason::requested &&
+            !((debug_.mdscr & mdscr_ss) && !pstate_ss_))
+            debug_check(stop.pc);
         check_progress(stop);
         report();
         profiling_after_run();
@@ -260,6 +267,8 @@ void a64_cpu::boot()
     if (boot_hook_)
         boot_hook_();
     (void)state->set_pe_state(pe_state_for(el_), t);
+    debug_configure();
+    debug_refresh_os_lock();
     // EL1h, EL2h or EL3h, D, A, I and F masked.
     engine_->enter(0x3C0 | (uint64_t{config_.entry_el} << 2) | 1, boot_pc_);
     for (unsigned n = 0; n < 4; n++)
@@ -280,14 +289,20 @@ void a64_cpu::debug_access(const debug_access_function &access)
 void a64_cpu::check_state(bool eret)
 {
     unsigned el = current_el();
-    if (!eret && el == el_)
+    if (!eret && el == el_) {
+        if (debug_in_use())
+            plan(); // PSTATE.D may have changed what debug exceptions are generated
         return;
+    }
     report();
     if (eret) {
+        step_on_eret(el_);
         (void)events->count_event(PMT_EV_EXC_RETURN, 1, qk_.get_local_time());
         if (have_pm() || config_.sebep) {
             // The ERET ends the block that just retired (blocks end at branches).
             profiling_on_eret(block_end_ - 4);
+            if (debug_in_use())
+                plan();
             return;
         }
     }
@@ -295,6 +310,8 @@ void a64_cpu::check_state(bool eret)
         el_ = el;
         (void)state->set_pe_state(pe_state_for(el_), qk_.get_local_time());
         // Filtering by Exception level changes what counts: the budget again.
+        plan();
+    } else if (debug_in_use()) {
         plan();
     }
 }

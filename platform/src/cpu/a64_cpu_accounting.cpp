@@ -266,6 +266,7 @@ void a64_cpu::plan()
             watched_ |= 1u << k;
         }
     }
+    debug_plan();
     update_fast_until();
 }
 
@@ -276,7 +277,9 @@ void a64_cpu::plan()
 // near) looks at the exact counts and moves fast_until_ on.
 void a64_cpu::update_fast_until()
 {
-    uint64_t until = std::min(stop_at_, quantum_stop_at_);
+    // Breakpoints or watchpoints armed: every block is looked at (on_block_checked).
+    uint64_t until =
+        debug_bp_armed_ || debug_wp_armed_ ? retired_ : std::min(stop_at_, quantum_stop_at_);
     for (uint32_t w = watched_; w; w &= w - 1) {
         unsigned k = static_cast<unsigned>(__builtin_ctz(w));
         uint64_t room = limit_[k] > events_[k] ? limit_[k] - events_[k] : 0;
@@ -473,6 +476,8 @@ uint64_t a64_cpu::on_block_checked(uint64_t address, uint32_t size)
         stop = std::min(stop, after_first(address, size, A64_TSB));
     if (current_info_->exclusive_cut)
         stop = std::min(stop, address + current_info_->exclusive_cut);
+    if (debug_bp_armed_ || debug_wp_armed_)
+        stop = std::min(stop, debug_stop(address, size));
     // A stop inside the block: the engine runs it again cut there (on_block is called again).
     if (stop >= address && stop < address + size)
         return stop;

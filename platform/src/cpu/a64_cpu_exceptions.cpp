@@ -26,7 +26,7 @@ void a64_cpu::take_exception(unsigned target_el, uint32_t ec, uint32_t iss,
         trace_next(preferred_return); // a branch before it went there
         trace_from = trace_context_now();
     }
-    uint64_t spsr_value = engine_->reg(a64_reg::pstate);
+    uint64_t spsr_value = (engine_->reg(a64_reg::pstate) & ~pstate_ss) | step_on_entry();
     unsigned from = static_cast<unsigned>((spsr_value >> 2) & 3);
     if (have_pm() && pm_)
         spsr_value |= spsr_pm;
@@ -190,10 +190,10 @@ void a64_cpu::handle_exception(const a64_stop &stop)
         (void)read_code(stop.pc, insn);
         take_exception(2, EC_SMC64, (insn >> 5) & 0xFFFF, stop.pc, VEC_SYNC);
         return;
-    case a64_exception::brk:
+    case a64_exception::brk: // AArch64.SoftwareBreakpoint: routed as the debug exceptions
         on_block_cut(stop.pc);
         (void)read_code(stop.pc, insn);
-        take_sync(EC_BRK64, (insn >> 5) & 0xFFFF, stop.pc);
+        take_exception(debug_target_el(), EC_BRK64, (insn >> 5) & 0xFFFF, stop.pc, VEC_SYNC);
         return;
     case a64_exception::undefined:
         on_block_cut(stop.pc);

@@ -101,6 +101,7 @@ constexpr uint64_t pstate_f = 1u << 6;
 constexpr uint64_t pstate_i = 1u << 7;
 constexpr uint64_t pstate_a = 1u << 8;
 constexpr uint64_t pstate_d = 1u << 9;
+constexpr uint64_t pstate_ss = 1u << 21; // software step (the CPU holds it: a64_cpu_debug.cpp)
 constexpr uint64_t pstate_pan = 1u << 22;
 constexpr uint64_t pstate_nzcv = 0xFull << 28;
 // SPSR_ELx bits the engine's PSTATE does not hold (GetPSRFromPSTATE): PM (FEAT_EBEP,
@@ -120,6 +121,10 @@ enum ec : uint32_t {
     EC_DABORT_LOWER = 0x24,
     EC_DABORT_SAME = 0x25,
     EC_SERROR = 0x2F,
+    // The debug exceptions (D2): from a lower Exception level; one more from the same one.
+    EC_BREAKPOINT_LOWER = 0x30,
+    EC_SOFTWARE_STEP_LOWER = 0x32,
+    EC_WATCHPOINT_LOWER = 0x34,
     EC_BRK64 = 0x3C,
     EC_PROFILING = 0x3D, // Exception_Profiling (FEAT_EBEP, FEAT_TRBE_EXC, FEAT_SPE_EXC)
 };

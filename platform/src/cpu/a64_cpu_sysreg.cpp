@@ -185,7 +185,7 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
     // SYS instructions (cache and TLB maintenance, ...) and the debug registers but the OS Lock
     // ones: the engine's.
     const bool trc = trace_unit_register(a);
-    if (a.op0 != 3 && !trc && !os_lock_register(a))
+    if (a.op0 != 3 && !trc && !os_lock_register(a) && !debug_register(a))
         return a64_sysreg_action::engine;
 
     pmt_sysreg enc = PMT_SYSREG(a.op0, a.op1, a.crn, a.crm, a.op2);
@@ -200,6 +200,11 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         }
         report();
     };
+    // The breakpoint and watchpoint registers and MDSCR_EL1: the CPU's (a64_cpu_debug.cpp).
+    if (debug_register(a)) {
+        settle();
+        return debug_sysreg(a, value);
+    }
     // A write that changes the trace context, seen by trace listeners (a64_cpu_trace.cpp).
     if (tracing_ && !a.read && (a.crn == 13 || a.crn == 2) && trace_context_write(a, value)) {
         settle();
@@ -264,6 +269,9 @@ a64_sysreg_action a64_cpu::model_sysreg(const a64_sysreg_access &a, uint64_t &va
         if (trc)
             refresh_trap_controls(t); // CPACR_EL1, CPTR_ELx.TTA as they are now
         r = a.read ? sysreg->read_sysreg(enc, value, t) : sysreg->write_sysreg(enc, value, t);
+        debug_mdcr(a, value, r == PMT_ACCESS_OK);
+        if (!a.read && r == PMT_ACCESS_OK && os_lock_register(a))
+            debug_refresh_os_lock();
         // TRCPRGCTLR may have enabled or disabled a trace unit: from the next instruction on.
         if (!a.read && r == PMT_ACCESS_OK && !attached_.empty())
             update_trace_listeners(a.pc + 4);

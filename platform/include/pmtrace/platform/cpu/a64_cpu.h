@@ -35,6 +35,7 @@
 
 #include <pmtrace/platform/cpu/a64_engine.h>
 #include <pmtrace/platform/cpu/a64_exec_log.h>
+#include <pmtrace/platform/cpu/a64_self_hosted_debug.h>
 #include <pmtrace/platform/cpu/a64_stage1.h>
 #include <pmtrace/platform/cpu/a64_trace_listener.h>
 #include <pmtrace/platform/cpu/cpu_pe_config.h>
@@ -354,6 +355,26 @@ class a64_cpu : public sc_core::sc_module,
     unsigned regime_number(unsigned el);
     void fetch_stop(const a64_stop &stop);
     bool is_ram(uint64_t pa, uint64_t size) const;
+    // Self-hosted debug (a64_cpu_debug.cpp).
+    static bool debug_register(const a64_sysreg_access &a);
+    void debug_configure();
+    void debug_refresh_os_lock();
+    void debug_mdcr(const a64_sysreg_access &a, uint64_t &value, bool ok);
+    a64_sysreg_action debug_sysreg(const a64_sysreg_access &a, uint64_t &value);
+    bool debug_route_to_el2();
+    unsigned debug_target_el();
+    bool debug_exceptions_enabled();
+    bool debug_in_use() const { return (debug_.mdscr & (mdscr_mde | mdscr_ss)) != 0; }
+    a64_debug_context debug_context();
+    void debug_plan();
+    uint64_t debug_stop(uint64_t address, uint32_t size);
+    void debug_check(uint64_t pc);
+    void take_debug(uint32_t ec_lower, uint32_t iss, uint64_t preferred_return,
+                    bool far_valid = false, uint64_t far_value = 0);
+    void step_after_run();
+    void take_step_if_pending();
+    uint64_t step_on_entry();
+    void step_on_eret(unsigned from_el);
     // The progress guard (a64_cpu_config::no_progress_limit).
     void check_progress(const a64_stop &stop);
     // System registers (a64_cpu_sysreg.cpp).
@@ -567,6 +588,21 @@ class a64_cpu : public sc_core::sc_module,
         sc_core::sc_time offset(size_t i) const override { return cpu->offset_at(retired[i]); }
     } batch_times_;
     std::unique_ptr<a64_exec_log> exec_log_;
+
+    // Self-hosted debug (a64_cpu_debug.cpp): the registers, what the PE implements, what the
+    // run must look at (plan), PSTATE.SS and the software step state machine.
+    a64_self_hosted_debug debug_;
+    a64_debug_pe debug_pe_;
+    uint64_t mdcr_el2_ = 0, mdcr_el3_ = 0; // as written: the debug fields are the CPU's
+    bool os_locked_ = true;                // OSLSR_EL1.OSLK or DoubleLockStatus()
+    bool debug_bp_armed_ = false, debug_wp_armed_ = false;
+    // The instruction checked (debug_check) when retired_ was debug_checked_at_: it runs
+    // without a new check.
+    uint64_t debug_checked_pc_ = ~uint64_t{0}, debug_checked_at_ = 0;
+    bool pstate_ss_ = false;
+    bool step_active_ = false; // this run steps one instruction (active-not-pending)
+    uint64_t step_retired_ = 0;
+    bool step_stepped_ = false, step_ex_ = false; // the syndrome: ISV, EX
 };
 
 } // namespace pmtrace::platform

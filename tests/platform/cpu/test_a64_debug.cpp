@@ -1,0 +1,58 @@
+// Self-hosted debug on the AArch64 CPU (Arm ARM D2; a64_cpu_debug.cpp): the Breakpoint,
+// Watchpoint, Software Step and Breakpoint Instruction exceptions, each with its syndrome, its
+// return address and its FAR, their routing, and the OS Lock, by what the test programs
+// (tests/platform/cpu/a64/debug_*.S) leave in registers and memory.
+#include "a64_program.h"
+
+#include <pmtrace/platform/vp.h>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace pmtrace::platform;
+using namespace a64_test;
+
+namespace
+{
+// ESR_ELx.ISS of the debug exceptions: IFSC/DFSC 0b100010 (Debug exception); a Watchpoint's
+// WnR [6]; a Software Step's ISV [24] and EX [6].
+constexpr uint32_t debug_fsc = 0x22;
+constexpr uint32_t wnr = 1u << 6;
+constexpr uint32_t isv = 1u << 24;
+constexpr uint32_t ex = 1u << 6;
+} // namespace
+
+// From EL0 to EL1 (debug_el0.S): no Breakpoint exception while the OS Lock is locked
+// (AArch64.GenerateDebugExceptionsFrom); once it is unlocked, the breakpoint at bp_target is
+// taken before it executes (EC 0x30 from a lower level, ELR bp_target), and bp_target runs once
+// in each of the two runs; a store watchpoint is not hit by a load of the watched doubleword and
+// is hit by the 4-byte store at +4 (EC 0x34, WnR, FAR the first byte written, ELR the store,
+// which then runs once); software step takes an exception after each instruction (EC 0x32,
+// ISV 1, ELR the next instruction; EX after the LDXR) and the stepped SVC is taken as the SVC;
+// BRK #0x77 is EC 0x3C with the immediate, ELR the BRK.
+TEST(A64Debug, DebugExceptionsFromEl0)
+{
+    run_result r = run("debug_el0");
+    const labels at("debug_el0");
+    EXPECT_EQ(r.x[9], 2u) << "bp_target's runs";
+    EXPECT_EQ(r.x[8], 1u) << "Breakpoint exceptions";
+    EXPECT_EQ(r.x[10], esr(0x30, debug_fsc));
+    EXPECT_EQ(r.x[11], at("bp_target"));
+    EXPECT_EQ(r.x[22], 1u) << "Watchpoint exceptions";
+    EXPECT_EQ(r.x[12], esr(0x34, wnr | debug_fsc));
+    EXPECT_EQ(r.x[13], at("wp_store"));
+    EXPECT_EQ(r.x[14], at("var") + 4);
+    uint32_t stored = 0;
+    std::memcpy(&stored, r.platform->ram.data() + (at("var") + 4 - virt::ram_base), 4);
+    EXPECT_EQ(stored, 0x5A5Au);
+    EXPECT_EQ(r.x[27], 3u) << "Software Step exceptions";
+    EXPECT_EQ(r.x[15], at("step1"));
+    EXPECT_EQ(r.x[16], at("step2"));
+    EXPECT_EQ(r.x[17], at("step3"));
+    EXPECT_EQ(r.x[23], esr(0x32, isv | debug_fsc));
+    EXPECT_EQ(r.x[24], esr(0x32, isv | debug_fsc));
+    EXPECT_EQ(r.x[25], esr(0x32, isv | ex | debug_fsc));
+    EXPECT_EQ(r.x[18], esr(0x3C, 0x77));
+    EXPECT_EQ(r.x[26], at("brk_insn"));
+}
