@@ -1,5 +1,6 @@
 // options.cpp - pmtrace-vp's command line (options.h).
 #include "options.h"
+#include "rtc_base.h"
 
 #include <pmtrace/platform/cpu/a64_cpu.h>
 
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -165,6 +167,7 @@ struct raw {
     std::string trigger = "none", fault = "permission", fault_address, external_abort = "serror";
     std::string trace_data = "ete";
     std::string midr, trbe_errata;
+    std::string rtc_base = "utc";
     std::string clock = "1ns", quantum, vcd_counters; // quantum: the CPU's default
     std::string ram = size_text(limits::ram_default), time_limit,
                 trace_unit_buffer = size_text(PMT_ETE_UNIT_BUFFER_MIN);
@@ -455,6 +458,8 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
     }
     if (vm.count("trbe-erratum"))
         parse_trbe_errata(r.trbe_errata, o);
+    if (std::string error; !parse_rtc_base(r.rtc_base, std::time(nullptr), o.rtc_base, error))
+        throw bad_argument{error};
     if (o.counters < 1 || o.counters > limits::max_counters)
         throw bad_argument{"--counters must be 1.." + std::to_string(limits::max_counters)};
     if (o.period == 0 || o.per_piece == 0)
@@ -657,8 +662,9 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         std::to_string(platform::a64_trace_batch_max) +
         ", each at its time (1: each as it ends; docs/cpu.md, \"Reports in batches\")";
     po::options_description general(
-        "pmtrace-vp: a virtual platform on QEMU virt's memory map (GICv3, RAM, PL011 UART) with "
-        "one Arm PE whose PMU, ETE trace unit and Trace Buffer Unit are the pmtrace model. Its "
+        "pmtrace-vp: a virtual platform on QEMU virt's memory map (GICv3, RAM, PL011 UART, PL031 "
+        "RTC) with one Arm PE whose PMU, ETE trace unit and Trace Buffer Unit are the pmtrace "
+        "model. Its "
         "AArch64 CPU runs the sw/ drivers (arm_pmuv3, coresight-etm4x, coresight-trbe) and apps "
         "built for AArch64 over a loop of real instructions (every count and every trace byte "
         "comes from executed code), printing perf-stat-like tables on the console and the "
@@ -793,8 +799,14 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         size_text(platform::initrd_offset(limits::ram_default)) +
         " with the default --ram), or above the image when it reaches further; "
         "chosen/linux,initrd-start and linux,initrd-end say where, and the device tree follows it";
+    const std::string rtc_help =
+        "the time the PL031 real-time clock (0x09010000) shows at the start, as QEMU's -rtc "
+        "base=: utc (the host's clock), localtime (the host's local time) or a date and time, "
+        "UTC, for reproducible runs: 2006-06-17T16:01:21 or 2006-06-17, from " +
+        rtc_date_text(rtc_base_first) + " to " + rtc_date_text(rtc_base_last) +
+        " (the RTC's 32-bit count of seconds since 1970). It counts on in simulated time";
     po::options_description kernel("Booting an image (as QEMU's virt board: -kernel, -append, "
-                                   "-initrd, -dtb, -m)");
+                                   "-initrd, -dtb, -m, -rtc base=)");
     kernel.add_options()("kernel", po::value(&o.kernel),
                          "run this image on the AArch64 CPU instead of a scenario: an ELF (by its "
                          "segments, at its entry), an arm64 Linux Image (its header's "
@@ -825,6 +837,7 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "quiet,q", po::bool_switch(&o.quiet),
         "no summary (the AArch64 CPU: after the console output; --cpu host: nothing on stdout; "
         "--stats-json still writes its file)")(
+        "rtc-base", po::value(&r.rtc_base)->default_value(r.rtc_base), rtc_help.c_str())(
         "semihosting", po::bool_switch(&o.semihosting),
         "serve Arm semihosting calls (HLT #0xF000) as QEMU's -semihosting does: console output "
         "(SYS_WRITEC, SYS_WRITE0) and SYS_EXIT, whose status becomes pmtrace-vp's (0, or 1 "

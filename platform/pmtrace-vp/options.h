@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -129,6 +130,9 @@ struct options {
     bool quiet = false;          // no summary (after the console output, on the AArch64 CPU)
     bool semihosting = false;    // serve HLT #0xF000 (QEMU's -semihosting)
     sc_core::sc_time time_limit = sc_core::SC_ZERO_TIME; // of simulated time; 0: none
+    // --rtc-base: the PL031's time when the platform starts, seconds since 1970 (UTC); empty: the
+    // host's clock then (utc, the default). rtc_base.h.
+    std::optional<int64_t> rtc_base;
     // Outputs.
     std::string vcd;
     sc_core::sc_time vcd_counters = sc_core::SC_ZERO_TIME; // counter sampling; 0: not traced

@@ -26,6 +26,7 @@ platform::vp_config platform_config(const options &o)
     c.pe.clock_period = o.clock;
     c.cpu.quantum = o.quantum;
     c.cpu.irq_entry_cycles = o.irq_cycles;
+    c.rtc.base = o.rtc_base;
     return c;
 }
 

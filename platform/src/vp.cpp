@@ -74,9 +74,10 @@ memory_config ram_config(uint64_t size)
 
 vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     : sc_module(name), bus("bus", config.bus_latency), ram("ram", ram_config(config.ram_size)),
-      uart("uart", config.uart), gic("gic", complete(config).gic), cross_trigger("cti", config.cti),
-      mmu("mmu"), pe("pe", complete(config).pe), cpu0("cpu", complete(config).cpu),
-      timer("timer", complete(config).timer), config_(complete(config))
+      uart("uart", config.uart), rtc("rtc", config.rtc), gic("gic", complete(config).gic),
+      cross_trigger("cti", config.cti), mmu("mmu"), pe("pe", complete(config).pe),
+      cpu0("cpu", complete(config).cpu), timer("timer", complete(config).timer),
+      config_(complete(config))
 {
     // The ID registers the drivers probe, as the PE model reports them.
     uint64_t dfr0 = 0, dfr1 = 0;
@@ -92,6 +93,7 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     bus.initiator.bind(cross_trigger.socket);
     bus.initiator.bind(pe.pmu_frame);
     bus.initiator.bind(pe.trbe_frame);
+    bus.initiator.bind(rtc.socket);
     bus.map(GICD, virt::gic_distributor_base, virt::gic_distributor_size);
     bus.map(GICR, virt::gic_redistributor_base,
             virt::gic_redistributor_stride * config_.gic.num_cpus);
@@ -100,6 +102,7 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     bus.map(CTI, virt::cti_base, virt::cti_size);
     bus.map(PMU_FRAME, virt::pmu_frame_base, virt::pmu_frame_size);
     bus.map(TRBE_FRAME, virt::trbe_frame_base, virt::trbe_frame_size);
+    bus.map(RTC, virt::rtc_base, virt::rtc_size);
 
     // The CPU and the PE.
     cpu0.sysreg.bind(pe.sysreg);
@@ -174,6 +177,8 @@ vp::vp(const sc_core::sc_module_name &name, const vp_config &config)
     timer.cnthp_irq.bind(gic.ppi(0, virt::timer_el2_physical_intid));
     // The PL011's interrupt, SPI 1 (INTID 33) as virt's device tree says.
     uart.intr.bind(gic.spi(virt::uart_intid));
+    // The PL031's, SPI 2 (INTID 34).
+    rtc.intr.bind(gic.spi(virt::rtc_intid));
     // The CTI's generic interrupt (output trigger 2) is a PPI (H5.4.8).
     cross_trigger.out_level[cti_out::cti_interrupt].bind(gic.ppi(0, virt::cti_intid));
 }

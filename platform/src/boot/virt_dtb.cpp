@@ -3,7 +3,7 @@
 // Linux kernel (Documentation/devicetree/bindings: arm/cpus.yaml, arm/psci.yaml,
 // timer/arm,arch_timer.yaml, arm/pmu.yaml, arm/arm,trace-buffer-extension.yaml,
 // arm/arm,embedded-trace-extension.yaml, interrupt-controller/arm,gic-v3.yaml, serial/pl011.yaml,
-// clock/fixed-clock.yaml).
+// rtc/arm,pl031.yaml, clock/fixed-clock.yaml).
 #include "pmtrace/platform/boot/virt_dtb.h"
 
 #include <libfdt.h>
@@ -99,13 +99,20 @@ bool config_ok(const virt_dtb_config &c, std::string &error)
 {
     if (!region_ok("RAM", c.ram_base, c.ram_size, error) ||
         !region_ok("UART", c.uart_base, c.uart_size, error) ||
+        !region_ok("RTC", c.rtc_base, c.rtc_size, error) ||
         !region_ok("GIC distributor", c.gicd_base, c.gicd_size, error) ||
         !region_ok("GIC redistributor region", c.gicr_base, c.gicr_size, error) ||
         !ppis_ok(c, error))
         return false;
-    if (c.uart_spi > max_spi) {
-        error = "virt_dtb: the UART's SPI " + std::to_string(c.uart_spi) +
-                " is not an SPI number (0-987, INTID-32)";
+    for (const auto &[name, spi] : {std::pair{"UART", c.uart_spi}, std::pair{"RTC", c.rtc_spi}})
+        if (spi > max_spi) {
+            error = std::string("virt_dtb: the ") + name + "'s SPI " + std::to_string(spi) +
+                    " is not an SPI number (0-987, INTID-32)";
+            return false;
+        }
+    if (c.rtc_spi == c.uart_spi) {
+        error =
+            "virt_dtb: the RTC's SPI " + std::to_string(c.rtc_spi) + " is already used by the UART";
         return false;
     }
     if (c.psci_method != "hvc" && c.psci_method != "smc" && c.psci_method != "none") {
@@ -325,6 +332,20 @@ void add_uart(tree_writer &w, const virt_dtb_config &c)
     w.end();
 }
 
+// The PL031 binding (rtc/arm,pl031.yaml): compatible, reg, its interrupt, and its APB clock by
+// the name "apb_pclk", which Linux's AMBA bus enables before it reads the PrimeCell ID; as QEMU's
+// virt (create_rtc), the same fixed clock as the PL011's.
+void add_rtc(tree_writer &w, const virt_dtb_config &c)
+{
+    w.begin("pl031@" + hex(c.rtc_base, false));
+    w.strings("compatible", {"arm,pl031", "arm,primecell"});
+    w.cells("reg", reg(c.rtc_base, c.rtc_size));
+    w.cells("interrupts", level_high(gic_spi, c.rtc_spi));
+    w.cells("clocks", {clock_phandle});
+    w.string("clock-names", "apb_pclk");
+    w.end();
+}
+
 void add_chosen(tree_writer &w, const virt_dtb_config &c)
 {
     w.begin("chosen");
@@ -364,6 +385,7 @@ int write_tree(std::vector<uint8_t> &buf, const virt_dtb_config &c)
     add_gic(w, c);
     add_clock(w, c);
     add_uart(w, c);
+    add_rtc(w, c);
     add_chosen(w, c);
     w.end();
     return w.status() < 0 ? w.status() : fdt_finish(fdt);

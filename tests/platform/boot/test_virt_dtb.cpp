@@ -127,9 +127,9 @@ TEST_F(VirtDtb, TheRootDescribesTheVirtBoardWithTwoCellAddressesAndTheGicAsInter
 TEST_F(VirtDtb, TheRootHoldsThePlatformsNodesAndNothingElse)
 {
     build();
-    EXPECT_EQ(children("/"),
-              (std::set<std::string>{"psci", "memory@40000000", "cpus", "timer", "pmu", "trbe",
-                                     "intc@8000000", "apb-pclk", "pl011@9000000", "chosen"}));
+    EXPECT_EQ(children("/"), (std::set<std::string>{"psci", "memory@40000000", "cpus", "timer",
+                                                    "pmu", "trbe", "intc@8000000", "apb-pclk",
+                                                    "pl011@9000000", "pl031@9010000", "chosen"}));
     EXPECT_EQ(children("/cpus"), std::set<std::string>{"cpu@0"});
 }
 
@@ -254,6 +254,19 @@ TEST_F(VirtDtb, ThePl011IsAPrimeCellOnSpi1WithTheClockTwice)
     EXPECT_EQ(raw(uart, "clock-names"), std::string("uartclk\0apb_pclk\0", 17));
 }
 
+// As QEMU's virt (create_rtc) and Linux's rtc/arm,pl031.yaml: a PrimeCell on SPI 2, its APB
+// clock by name, which the AMBA bus enables before it reads the PrimeCell ID.
+TEST_F(VirtDtb, ThePl031IsAPrimeCellOnSpi2WithTheApbClock)
+{
+    build();
+    const std::string rtc = "/pl031@9010000";
+    EXPECT_EQ(raw(rtc, "compatible"), std::string("arm,pl031\0arm,primecell\0", 24));
+    EXPECT_EQ(cell_list(rtc, "reg"), (cells{0, 0x0901'0000, 0, 0x1000}));
+    EXPECT_EQ(cell_list(rtc, "interrupts"), (cells{0, 2, 4})); // SPI 2 (INTID 34), level-high
+    EXPECT_EQ(cell_list(rtc, "clocks"), cells{phandle_of("/apb-pclk")});
+    EXPECT_EQ(raw(rtc, "clock-names"), std::string("apb_pclk\0", 9));
+}
+
 TEST_F(VirtDtb, TheGicIsAGicV3WithOneRedistributorRegion)
 {
     build();
@@ -359,11 +372,13 @@ TEST_F(VirtDtb, OtherAddressesNameTheirNodes)
 {
     config.ram_base = 0x8000'0000;
     config.uart_base = 0x1c09'0000;
+    config.rtc_base = 0x1001'7000;
     config.gicd_base = 0x2f00'0000;
     config.gicr_base = 0x2f10'0000;
     build();
     EXPECT_EQ(cell_list("/memory@80000000", "reg"), (cells{0, 0x8000'0000, 0, 0x0800'0000}));
     EXPECT_EQ(text("/chosen", "stdout-path"), "/pl011@1c090000");
+    EXPECT_EQ(cell_list("/pl031@10017000", "reg"), (cells{0, 0x1001'7000, 0, 0x1000}));
     EXPECT_EQ(cell_list("/intc@2f000000", "reg"),
               (cells{0, 0x2f00'0000, 0, 0x1'0000, 0, 0x2f10'0000, 0, 0x2'0000}));
 }
@@ -399,6 +414,7 @@ TEST_F(VirtDtb, DtcDecompilesIt)
     EXPECT_NE(dts.str().find("compatible = \"arm,pl011\\0arm,primecell\";"), std::string::npos)
         << dts.str();
     EXPECT_NE(dts.str().find("bootargs = \"console=ttyAMA0\";"), std::string::npos);
+    EXPECT_NE(dts.str().find("compatible = \"arm,pl031\\0arm,primecell\";"), std::string::npos);
 }
 
 // ---- bad configurations: no blob, one sentence ----
@@ -440,6 +456,16 @@ TEST(VirtDtbConfig, AnSpiAbove987IsRefused)
     virt_dtb_config c;
     c.uart_spi = 988;
     EXPECT_EQ(refusal(c), "virt_dtb: the UART's SPI 988 is not an SPI number (0-987, INTID-32)");
+    c = virt_dtb_config{};
+    c.rtc_spi = 988;
+    EXPECT_EQ(refusal(c), "virt_dtb: the RTC's SPI 988 is not an SPI number (0-987, INTID-32)");
+}
+
+TEST(VirtDtbConfig, TwoDevicesOnOneSpiAreRefused)
+{
+    virt_dtb_config c;
+    c.rtc_spi = c.uart_spi;
+    EXPECT_EQ(refusal(c), "virt_dtb: the RTC's SPI 1 is already used by the UART");
 }
 
 TEST(VirtDtbConfig, EmptyOrWrappingRegionsAreRefused)
@@ -451,6 +477,9 @@ TEST(VirtDtbConfig, EmptyOrWrappingRegionsAreRefused)
     c.gicr_base = 0xffff'ffff'ffff'0000;
     EXPECT_EQ(refusal(c), "virt_dtb: the GIC redistributor region at 0xffffffffffff0000 of size "
                           "0x20000 runs past the end of the 64-bit address space");
+    c = virt_dtb_config{};
+    c.rtc_size = 0;
+    EXPECT_EQ(refusal(c), "virt_dtb: the RTC at 0x9010000 has size 0");
 }
 
 TEST(VirtDtbConfig, AnEmptyCpuCompatibleOrAStoppedClockIsRefused)

@@ -212,6 +212,32 @@ TEST(VpEndToEnd, CtiRoutesThePmuOverflowTriggerToAChannelAndAnOutput)
     EXPECT_EQ(platform.cross_trigger.out_event[cti_out::cti_interrupt].count(), 0u);
 }
 
+// The PL031 where virt has it (0x0901_0000) with the base vp_config::rtc gives, its RTCINTR on
+// SPI 2 (INTID 34): a match the software makes (RTCMR = RTCDR, RTCIMSC set) is pending in the
+// Distributor (GICD_ISPENDR1 bit 2) until RTCICR clears it.
+TEST(VpEndToEnd, TheRtcIsOnVirtsMapWithItsInterruptOnSpi34)
+{
+    constexpr uint64_t rtc = virt::rtc_base, ispendr1 = virt::gic_distributor_base + 0x204;
+    vp_config c = small_config();
+    c.rtc.base = 1150560081; // 2006-06-17T16:01:21 UTC
+    vp platform("vp", c);
+    uint32_t dr = 0, mis = 0, pending_matched = 0, pending_cleared = 0;
+    platform.run([&](const hal *h) {
+        ASSERT_EQ(hal_mmio_read32(h, rtc + 0x000, &dr), HAL_OK);  // RTCDR
+        ASSERT_EQ(hal_mmio_write32(h, rtc + 0x010, 1), HAL_OK);   // RTCIMSC
+        ASSERT_EQ(hal_mmio_write32(h, rtc + 0x004, dr), HAL_OK);  // RTCMR
+        ASSERT_EQ(hal_mmio_read32(h, rtc + 0x018, &mis), HAL_OK); // RTCMIS
+        ASSERT_EQ(hal_mmio_read32(h, ispendr1, &pending_matched), HAL_OK);
+        ASSERT_EQ(hal_mmio_write32(h, rtc + 0x01C, 1), HAL_OK); // RTCICR
+        ASSERT_EQ(hal_mmio_read32(h, ispendr1, &pending_cleared), HAL_OK);
+    });
+    ASSERT_TRUE(platform.cpu0.finished());
+    EXPECT_EQ(dr, 1150560081u);
+    EXPECT_EQ(mis, 1u);
+    EXPECT_EQ(pending_matched & (1u << (virt::rtc_intid - 32)), 1u << 2);
+    EXPECT_EQ(pending_cleared & (1u << (virt::rtc_intid - 32)), 0u);
+}
+
 // The apps on the platform: `record` samples exactly every period; `stat` counts exactly.
 TEST(VpEndToEnd, RecordAppSamplesEveryPeriodAndStatCountsExactly)
 {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "options.h"
+#include "rtc_base.h"
 
 #include <pmtrace/platform/boot/boot_image.h>
 #include <pmtrace/platform/bus/memory_map.h>
@@ -15,6 +16,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <ctime>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -305,4 +307,75 @@ TEST(VpOptions, TrbeErrataByName)
     for (const char *bad :
          {"", "fill-overwrite,", ",fill-overwrite", "fill-overwrite,,ctxt-sync-after-enable"})
         EXPECT_EQ(run_parse({"--trbe-erratum", bad}).status, 2) << bad;
+}
+
+// --rtc-base: QEMU's -rtc base= forms. utc (the default) leaves the base to the RTC (the host's
+// clock when it is built); a date is UTC, seconds since 1970 by the Gregorian calendar; the range
+// the help states (the PL031's 32-bit count) is what the parsing accepts, one second past either
+// end is refused.
+TEST(VpOptions, RtcBaseTakesQemusFormsWithinTheHelpsRange)
+{
+    EXPECT_FALSE(run_parse({}).o.rtc_base.has_value());
+    EXPECT_FALSE(run_parse({"--rtc-base", "utc"}).o.rtc_base.has_value());
+    const std::pair<const char *, int64_t> dates[] = {
+        {"2006-06-17T16:01:21", 1150560081},
+        {"2006-06-17", 1150502400},
+        {"2000-02-29T12:00:00", 951825600},
+        {"2024-12-31T23:59:59", 1735689599},
+        {"1970-01-01", 0},
+    };
+    for (const auto &[text, seconds] : dates) {
+        const parsed p = run_parse({"--rtc-base", text});
+        EXPECT_EQ(p.status, -1) << text << ": " << p.err;
+        EXPECT_EQ(p.o.rtc_base, std::optional<int64_t>(seconds)) << text;
+        EXPECT_EQ(rtc_date_text(seconds).substr(0, std::string(text).size()), text);
+    }
+    // localtime: the host's clock in its zone (UTC-12 to UTC+14 from it).
+    const int64_t now = static_cast<int64_t>(std::time(nullptr));
+    const std::optional<int64_t> local = run_parse({"--rtc-base", "localtime"}).o.rtc_base;
+    ASSERT_TRUE(local.has_value());
+    EXPECT_GE(*local, now - 12 * 3600 - 60);
+    EXPECT_LE(*local, now + 14 * 3600 + 60);
+
+    std::smatch m;
+    const std::string help = help_of("rtc-base");
+    ASSERT_TRUE(std::regex_search(help, m,
+                                  std::regex("from ([0-9T:-]+) to ([0-9T:-]+) \\(the RTC's "
+                                             "32-bit count of seconds since 1970\\)")))
+        << help;
+    const std::optional<int64_t> first = run_parse({"--rtc-base", m[1]}).o.rtc_base;
+    const std::optional<int64_t> last = run_parse({"--rtc-base", m[2]}).o.rtc_base;
+    EXPECT_EQ(first, std::optional<int64_t>(0));
+    EXPECT_EQ(last, std::optional<int64_t>(0xFFFF'FFFF));
+    for (const std::string &past : {rtc_date_text(-1), rtc_date_text(int64_t{1} << 32)}) {
+        const parsed p = run_parse({"--rtc-base", past});
+        EXPECT_EQ(p.status, exit_usage) << past;
+        EXPECT_NE(p.err.find("is outside what the PL031 counts"), std::string::npos) << p.err;
+    }
+    for (const char *bad : {"",
+                            "UTC",
+                            "now",
+                            "base=utc",
+                            "2006-06-17T16:01",
+                            "2006-6-17",
+                            "06-06-17",
+                            "2006-13-01",
+                            "2006-00-10",
+                            "2006-06-00",
+                            "2006-06-31",
+                            "2023-02-29",
+                            "1900-02-29",
+                            "2006-06-17T24:00:00",
+                            "2006-06-17T12:60:00",
+                            "2006-06-17T12:00:60",
+                            "2006-06-17 16:01:21",
+                            "2006-06-17T16:01:21Z",
+                            "+2006-06-17",
+                            "2006-06-17T"}) {
+        const parsed p = run_parse({"--rtc-base", bad});
+        EXPECT_EQ(p.status, exit_usage) << bad;
+        EXPECT_NE(p.err.find("--rtc-base: '" + std::string(bad) + "' is neither utc, localtime"),
+                  std::string::npos)
+            << p.err;
+    }
 }

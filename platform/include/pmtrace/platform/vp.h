@@ -1,9 +1,10 @@
 // vp.h - the reference virtual platform: one PE (pe_model) with its PMU and Trace Buffer Unit, a
-// host-driven CPU, a GICv3, a CTI, RAM with a fault table, the TRBE's address translation and a
-// PL011 UART on the memory map of QEMU's virt board (docs/platform.md draws it).
+// host-driven CPU, a GICv3, a CTI, RAM with a fault table, the TRBE's address translation, a
+// PL011 UART and a PL031 real-time clock on the memory map of QEMU's virt board (docs/platform.md
+// draws it).
 //
 //   cpu.bus, pe.trace_bus -> router -> GICD 0x0800_0000, GICR 0x080A_0000, UART 0x0900_0000,
-//                                      CTI 0x0C00_0000, PMU frame 0x0C01_0000,
+//                                      RTC 0x0901_0000, CTI 0x0C00_0000, PMU frame 0x0C01_0000,
 //                                      TRBE frame 0x0C02_0000, RAM 0x4000_0000
 //   cpu -> pe.sysreg / pe.events / pe.state / pe.trbe;  ICC_* -> gic.cpu(0)
 //   cpu.trace_out -> pe.trace_sink (the CPU stands in for the trace unit); with the AArch64
@@ -15,6 +16,7 @@
 //   pe.cti_pmu_overflow -> CTI input trigger 1; pe.cti_trbe_stopped/management/wrap -> 8/9/10
 //   CTI output trigger 2 (the CTI interrupt) -> GIC PPI 24
 //   uart.intr (UARTINTR) -> GIC SPI 1 (INTID 33)
+//   rtc.intr (RTCINTR) -> GIC SPI 2 (INTID 34)
 #ifndef PMTRACE_PLATFORM_VP_H
 #define PMTRACE_PLATFORM_VP_H
 
@@ -28,6 +30,7 @@
 #include <pmtrace/platform/bus/router.h>
 #include <pmtrace/platform/trace/trace_source.h>
 #include <pmtrace/platform/bus/translator.h>
+#include <pmtrace/platform/devices/rtc_pl031.h>
 #include <pmtrace/platform/devices/uart_pl011.h>
 #include <pmtrace/systemc/pe_model.h>
 
@@ -83,17 +86,19 @@ struct vp_config {
     cti_config cti;
     gic_config gic;
     uart_config uart; // the console: echo to stdout, input
+    rtc_config rtc;   // the real-time clock's time at simulated time 0 (default: the host's)
 };
 
 class vp : public sc_core::sc_module
 {
   public:
     // Router ports, in binding order.
-    enum port : unsigned { GICD = 0, GICR, UART, RAM, CTI, PMU_FRAME, TRBE_FRAME };
+    enum port : unsigned { GICD = 0, GICR, UART, RAM, CTI, PMU_FRAME, TRBE_FRAME, RTC };
 
     router bus;
     memory ram;
     uart_pl011 uart;
+    rtc_pl031 rtc;
     gicv3 gic;
     cti cross_trigger;
     translator mmu;

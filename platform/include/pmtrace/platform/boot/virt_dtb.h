@@ -23,6 +23,8 @@
 //   /pl011@<uart_base>     "arm,pl011", "arm,primecell"; reg; interrupts <SPI uart_spi
 //                          level-high>; clocks <&apb-pclk &apb-pclk>, clock-names "uartclk",
 //                          "apb_pclk"
+//   /pl031@<rtc_base>      "arm,pl031", "arm,primecell"; reg; interrupts <SPI rtc_spi
+//                          level-high>; clocks <&apb-pclk>, clock-names "apb_pclk"
 //   /chosen                stdout-path = the PL011's path; bootargs when not empty;
 //                          linux,initrd-start and linux,initrd-end (64-bit) with an initrd
 //
@@ -56,6 +58,9 @@ struct virt_dtb_config {
     // PL011: SPI 1 (INTID 33), where the platform wires it, as QEMU's virt.
     unsigned uart_spi = virt::uart_intid - 32;
     uint32_t uart_clock_hz = 24000000; // apb_pclk fixed-clock
+    uint64_t rtc_base = virt::rtc_base, rtc_size = virt::rtc_size;
+    // PL031: SPI 2 (INTID 34), as QEMU's virt.
+    unsigned rtc_spi = virt::rtc_intid - 32;
     uint64_t gicd_base = virt::gic_distributor_base, gicd_size = virt::gic_distributor_size;
     // One PE's redistributor frames (RD_base + SGI_base).
     uint64_t gicr_base = virt::gic_redistributor_base, gicr_size = virt::gic_redistributor_stride;
@@ -72,7 +77,8 @@ struct virt_dtb_config {
 
 // The device tree blob (DTB, version 17) of `config`; empty + error (one sentence naming the
 // offending value) for a bad configuration: a region of size 0 or past the end of the address
-// space, a PPI above 15 or two interrupts on one PPI, an SPI above 987, a PSCI method other than
+// space, a PPI above 15 or two interrupts on one PPI, an SPI above 987 or two devices on one SPI,
+// a PSCI method other than
 // "hvc" or "smc", an empty CPU compatible string, a clock of 0 Hz.
 std::vector<uint8_t> build_virt_dtb(const virt_dtb_config &config, std::string &error);
 
