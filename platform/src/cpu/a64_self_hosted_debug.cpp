@@ -106,13 +106,13 @@ bool a64_self_hosted_debug::state_match(const a64_debug_pe &pe, const a64_debug_
     case 1: priv_match = el1_match; break;
     default: priv_match = el0_match; break;
     }
-    // SS_Root is EL3's only with FEAT_RME: here EL3 is Secure.
+    // SS_Root is EL3's only with FEAT_RME: here EL3 is Secure, and no state is Root.
     bool ss_match = false;
     switch (ssc) {
     case 0: ss_match = true; break;
     case 1: ss_match = !c.secure; break;
-    case 2:
-    case 3: ss_match = c.secure; break;
+    case 2: ss_match = c.secure; break;
+    case 3: ss_match = hmc == 1 || c.secure; break;
     }
     bool linked_match = false;
     if (linked) {
@@ -232,14 +232,12 @@ bool a64_self_hosted_debug::breakpoints_armed(const a64_debug_pe &pe,
                                               const a64_debug_context &c) const
 {
     for (unsigned n = 0; n < pe.breakpoints && n < bcr.size(); n++) {
-        if (!(bcr[n] & 1))
-            continue;
-        // A state match of a linked breakpoint depends on its context breakpoint: armed.
-        if (reserved_state_match(pe, hmc_of(bcr[n]), ssc_of(bcr[n]), pxc_of(bcr[n]), true))
-            continue;
-        return true;
+        const unsigned bt = static_cast<unsigned>(field(bcr[n], 20, 4));
+        const bool linking_enabled = (bt & 0b0011) == 0b0011 || (bt & 0b1001) == 0b1001;
+        // The Exception level and Security state only (a link can only narrow the match).
+        if ((bcr[n] & 1) && !linking_enabled && state_match(pe, c, bcr[n], false, 0, true, 0))
+            return true;
     }
-    (void)c;
     return false;
 }
 
@@ -304,12 +302,8 @@ bool a64_self_hosted_debug::watchpoints_armed(const a64_debug_pe &pe,
                                               const a64_debug_context &c) const
 {
     for (unsigned n = 0; n < pe.watchpoints && n < wcr.size(); n++) {
-        if (!(wcr[n] & 1) || field(wcr[n], 3, 2) == 0)
-            continue;
-        const bool linked = field(wcr[n], 20, 1) != 0;
-        if (linked) // depends on the context breakpoint: armed
-            return true;
-        if (state_match(pe, c, wcr[n], false, 0, false, 0))
+        if ((wcr[n] & 1) && field(wcr[n], 3, 2) != 0 &&
+            state_match(pe, c, wcr[n], false, 0, false, 0))
             return true;
     }
     return false;

@@ -56,3 +56,43 @@ TEST(A64Debug, DebugExceptionsFromEl0)
     EXPECT_EQ(r.x[18], esr(0x3C, 0x77));
     EXPECT_EQ(r.x[26], at("brk_insn"));
 }
+
+// At EL1, with MDSCR_EL1.KDE and PSTATE.D clear (debug_el1.S): a breakpoint on EL1 code is taken
+// to EL1 itself (EC 0x31, ELR the instruction); with PSTATE.D set it is not taken. Software step
+// at EL1: an ERET made with PSTATE.D set (stepping not enabled where it runs) to SPSR_EL1.SS 1
+// and D 0 steps stepA, then stepB: EC 0x33, ISV 1, ELR the next instruction each time.
+TEST(A64Debug, DebugExceptionsAtEl1WithKde)
+{
+    run_result r = run("debug_el1");
+    const labels at("debug_el1");
+    EXPECT_EQ(r.x[12], 1u) << "Breakpoint exceptions";
+    EXPECT_EQ(r.x[10], esr(0x31, debug_fsc));
+    EXPECT_EQ(r.x[11], at("el1_target"));
+    EXPECT_EQ(r.x[9], 2u);
+    EXPECT_EQ(r.x[17], 2u) << "Software Step exceptions";
+    EXPECT_EQ(r.x[13], at("stepB"));
+    EXPECT_EQ(r.x[14], at("stepC"));
+    EXPECT_EQ(r.x[15], esr(0x33, isv | debug_fsc));
+    EXPECT_EQ(r.x[16], esr(0x33, isv | debug_fsc));
+    EXPECT_EQ(r.x[6], 3u);
+}
+
+// Entered at EL2 with MDCR_EL2.TDE (debug_el2.S): a breakpoint on EL0 code and BRK at EL0 are
+// taken to EL2 (EC 0x30 and 0x3C in ESR_EL2); an SVC still goes to EL1; EL1's MRS of
+// DBGBCR0_EL1 is trapped to EL2 (EC 0x18: Op0 2, Op2 5, Op1 0, CRn 0, Rt 1, CRm 0, read), ELR_EL2
+// the MRS.
+TEST(A64Debug, MdcrEl2TdeRoutesDebugExceptionsToEl2)
+{
+    vp_config config;
+    config.a64.entry_el = 2;
+    run_result r = run("debug_el2", config);
+    const labels at("debug_el2");
+    EXPECT_EQ(r.x[10], esr(0x30, debug_fsc));
+    EXPECT_EQ(r.x[11], at("el0_target"));
+    EXPECT_EQ(r.x[9], 1u);
+    EXPECT_EQ(r.x[12], esr(0x3C, 5));
+    EXPECT_EQ(r.x[13], at("brk_insn"));
+    EXPECT_EQ(r.x[14], esr(0x18, (2u << 20) | (5u << 17) | (1u << 5) | 1u));
+    EXPECT_EQ(r.x[15], at("el1_mrs"));
+    EXPECT_EQ(r.x[1], 0x1234u);
+}
