@@ -30,6 +30,27 @@ constexpr uint64_t mdcr_el3_sdd = 1u << 16;
 // The ISS of the debug exceptions: IFSC/DFSC 0b100010 (Debug exception).
 constexpr uint32_t fsc_debug = 0x22;
 
+// The bytes an Advanced SIMD structure load or store accesses (C4.1.x "Advanced SIMD load/store
+// multiple structures" and "single structure", which a64_decode_mem leaves undecoded): from
+// Xn, contiguous (a post-index writes Xn after).
+unsigned simd_structure_bytes(uint32_t insn)
+{
+    const unsigned q = (insn >> 30) & 1;
+    if (((insn >> 24) & 1) == 0) { // multiple structures: LD1-LD4, ST1-ST4
+        static const unsigned regs[16] = {4, 0, 4, 0, 3, 0, 3, 1, 2, 0, 2, 0, 0, 0, 0, 0};
+        return regs[(insn >> 12) & 0xF] * (q ? 16u : 8u);
+    }
+    // Single structure (and LDnR): selem = opcode<0>:R + 1 elements of 1 << scale bytes.
+    const unsigned opcode = (insn >> 13) & 7;
+    const unsigned selem = (((opcode & 1) << 1) | ((insn >> 21) & 1)) + 1;
+    unsigned scale = opcode >> 1;
+    if (scale == 3) // LDnR: the size field
+        scale = (insn >> 10) & 3;
+    else if (scale == 2 && ((insn >> 10) & 1))
+        scale = 3; // a doubleword element
+    return selem << scale;
+}
+
 bool is(const a64_sysreg_access &a, enc r)
 {
     return a.op0 == r.op0 && a.op1 == r.op1 && a.crn == r.crn && a.crm == r.crm && a.op2 == r.op2;
@@ -250,7 +271,7 @@ void a64_cpu::debug_check(uint64_t pc)
                         return n == 31 ? engine_->reg(a64_reg::sp) : engine_->x(n);
                     },
                     [this](unsigned n) { return engine_->x(n); }, pc);
-                size = m->size * (m->pair ? 2 : 1);
+                size = m->size ? m->size * (m->pair ? 2 : 1) : simd_structure_bytes(insn);
                 read = m->load;
                 write = m->store;
             } else if (auto op = a64_decode_cache_op(insn); op && op->zva) {
