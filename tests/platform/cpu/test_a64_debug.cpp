@@ -60,7 +60,9 @@ TEST(A64Debug, DebugExceptionsFromEl0)
 // At EL1, with MDSCR_EL1.KDE and PSTATE.D clear (debug_el1.S): a breakpoint on EL1 code is taken
 // to EL1 itself (EC 0x31, ELR the instruction); with PSTATE.D set it is not taken. Software step
 // at EL1: an ERET made with PSTATE.D set (stepping not enabled where it runs) to SPSR_EL1.SS 1
-// and D 0 steps stepA, then stepB: EC 0x33, ISV 1, ELR the next instruction each time.
+// and D 0 steps stepA, then stepB: EC 0x33, ISV 1, ELR the next instruction each time. A load
+// watchpoint at EL1: EC 0x35, WnR 0, FAR the address, ELR the load; not taken while the OS Lock
+// or the OS Double Lock is locked.
 TEST(A64Debug, DebugExceptionsAtEl1WithKde)
 {
     run_result r = run("debug_el1");
@@ -75,6 +77,11 @@ TEST(A64Debug, DebugExceptionsAtEl1WithKde)
     EXPECT_EQ(r.x[15], esr(0x33, isv | debug_fsc));
     EXPECT_EQ(r.x[16], esr(0x33, isv | debug_fsc));
     EXPECT_EQ(r.x[6], 3u);
+    EXPECT_EQ(r.x[22], 2u) << "Watchpoint exceptions";
+    EXPECT_EQ(r.x[18], esr(0x35, debug_fsc)) << "a load: WnR 0";
+    EXPECT_EQ(r.x[19], at("wp_load1"));
+    EXPECT_EQ(r.x[20], at("var"));
+    EXPECT_EQ(r.x[21], at("wp_load2")) << "none while the OS Lock or the OS Double Lock is locked";
 }
 
 // Entered at EL2 with MDCR_EL2.TDE (debug_el2.S): a breakpoint on EL0 code and BRK at EL0 are

@@ -16,6 +16,7 @@ _start:
     msr vbar_el1, x0
     mov x12, #0
     mov x17, #0
+    mov x22, #0
     msr oslar_el1, xzr
     ldr x0, =((1 << 15) | (1 << 13)) // MDSCR_EL1.MDE, KDE
     msr mdscr_el1, x0
@@ -53,7 +54,38 @@ stepB:
     mov x5, #2
 stepC:
     mov x6, #3
+    // 4. A load watchpoint on var at EL1 (DBGWCR0_EL1: BAS 0xFF, LSC load, PAC EL1, E), D clear:
+    //    the Watchpoint exception from EL1 (x18 ESR, x19 ELR, x20 FAR); the handler disables it.
+    msr daifclr, #8
+    adr x1, var
+    msr dbgwvr0_el1, x1
+    ldr x0, =0x1FEB
+    msr dbgwcr0_el1, x0
+    isb
+wp_load1:
+    ldr x2, [x1]
+    // 5. The same watchpoint with the OS Lock locked, then with the OS Double Lock locked: no
+    //    exception; unlocked again: the second Watchpoint exception (x21 ELR). x22 counts them.
+    ldr x0, =0x1FEB
+    msr dbgwcr0_el1, x0
+    mov x0, #1
+    msr oslar_el1, x0
+    isb
+    ldr x2, [x1]
+    msr oslar_el1, xzr
+    mov x0, #1
+    msr osdlr_el1, x0
+    isb
+    ldr x2, [x1]
+    msr osdlr_el1, xzr
+    isb
+wp_load2:
+    ldr x2, [x1]
     system_off
+
+    .balign 8
+var:
+    .quad 0
 
 handler:
     mrs x0, esr_el1
@@ -66,7 +98,19 @@ handler:
     msr dbgbcr0_el1, xzr
     isb
     eret
-1:  cmp x7, #0x33
+1:  cmp x7, #0x35
+    b.ne 3f
+    add x22, x22, #1            // Watchpoint, from EL1
+    cmp x22, #1
+    b.ne 4f
+    mov x18, x0
+    mrs x19, elr_el1
+    mrs x20, far_el1
+4:  mrs x21, elr_el1
+    msr dbgwcr0_el1, xzr
+    isb
+    eret
+3:  cmp x7, #0x33
     b.ne .                      // unexpected
     add x17, x17, #1            // Software Step, from EL1
     cmp x17, #1
