@@ -7,6 +7,7 @@
 #include <pmtrace/platform/cpu/a64_decode.h>
 
 #include "a64_block_events.h"
+#include "a64_cpu_regs.h"
 
 #include <pmtrace/pmt_events.h>
 
@@ -277,9 +278,11 @@ void a64_cpu::plan()
 // near) looks at the exact counts and moves fast_until_ on.
 void a64_cpu::update_fast_until()
 {
-    // Breakpoints or watchpoints armed: every block is looked at (on_block_checked).
-    uint64_t until =
-        debug_bp_armed_ || debug_wp_armed_ ? retired_ : std::min(stop_at_, quantum_stop_at_);
+    // Breakpoints or watchpoints armed, or MDSCR_EL1.SS set: every block is looked at
+    // (on_block_checked).
+    uint64_t until = debug_bp_armed_ || debug_wp_armed_ || (debug_.mdscr & mdscr_ss)
+                         ? retired_
+                         : std::min(stop_at_, quantum_stop_at_);
     for (uint32_t w = watched_; w; w &= w - 1) {
         unsigned k = static_cast<unsigned>(__builtin_ctz(w));
         uint64_t room = limit_[k] > events_[k] ? limit_[k] - events_[k] : 0;
@@ -478,6 +481,9 @@ uint64_t a64_cpu::on_block_checked(uint64_t address, uint32_t size)
         stop = std::min(stop, address + current_info_->exclusive_cut);
     if (debug_bp_armed_ || debug_wp_armed_)
         stop = std::min(stop, debug_stop(address, size));
+    // PSTATE.D where an ERET runs, for DebugExceptionReturnSS (blocks end at PSTATE writes).
+    if ((debug_.mdscr & mdscr_ss) && (current_info_->last_class & A64_ERET))
+        eret_mask_ = (engine_->reg(a64_reg::pstate) & a64::pstate_d) != 0;
     // A stop inside the block: the engine runs it again cut there (on_block is called again).
     if (stop >= address && stop < address + size)
         return stop;

@@ -343,18 +343,20 @@ uint64_t a64_cpu::step_on_entry()
 }
 
 // ERET (DebugExceptionReturnSS): PSTATE.SS becomes SPSR.SS where software step is not enabled
-// at the ERET's level and is at the level returned to; else 0. The ERET's own PSTATE.D is taken
-// as set (as exception entry leaves it: docs/choices.md).
+// at the ERET's level (with its PSTATE.D, seen when its block started) and is at the level
+// returned to; else 0.
 void a64_cpu::step_on_eret(unsigned from_el)
 {
     step_stepped_ = step_ex_ = false;
     pstate_ss_ = false;
+    const bool mask = eret_mask_;
+    eret_mask_ = true;
     if (!(debug_.mdscr & mdscr_ss) || from_el == 0)
         return;
     const uint64_t spsr_value = get(*engine_, spsr(from_el));
     const bool secure = from_el == 3 || !(scr_el3_value() & scr_ns);
     const bool at_source = a64_generate_debug_exceptions_from(
-        from_el, secure, true, os_locked_, from_el < 2 && debug_route_to_el2(), config_.have_el3,
+        from_el, secure, mask, os_locked_, from_el < 2 && debug_route_to_el2(), config_.have_el3,
         (mdcr_el3_ & mdcr_el3_sdd) != 0, debug_.mdscr);
     if (!at_source && debug_exceptions_enabled())
         pstate_ss_ = (spsr_value & pstate_ss) != 0;

@@ -603,6 +603,7 @@ class a64_cpu : public sc_core::sc_module,
     bool step_active_ = false; // this run steps one instruction (active-not-pending)
     uint64_t step_retired_ = 0;
     bool step_stepped_ = false, step_ex_ = false; // the syndrome: ISV, EX
+    bool eret_mask_ = true; // PSTATE.D where the last ERET ran (with MDSCR_EL1.SS)
 };
 
 } // namespace pmtrace::platform
