@@ -17,13 +17,6 @@ using namespace a64;
 
 namespace
 {
-constexpr enc mdcr_el2{3, 4, 1, 1, 1};
-constexpr enc mdcr_el3{3, 6, 1, 3, 1};
-constexpr enc oslsr_el1{2, 0, 1, 1, 4};
-constexpr enc osdlr_el1{2, 0, 1, 3, 4};
-constexpr enc dbgprcr_el1{2, 0, 1, 4, 4};
-constexpr enc contextidr_el1{3, 0, 13, 0, 1};
-constexpr enc vttbr_el2{3, 4, 2, 1, 0};
 constexpr uint64_t mdcr_tde = 1u << 8;
 constexpr uint64_t mdcr_tda = 1u << 9;
 constexpr uint64_t mdcr_el3_sdd = 1u << 16;
@@ -49,11 +42,6 @@ unsigned simd_structure_bytes(uint32_t insn)
     else if (scale == 2 && ((insn >> 10) & 1))
         scale = 3; // a doubleword element
     return selem << scale;
-}
-
-bool is(const a64_sysreg_access &a, enc r)
-{
-    return a.op0 == r.op0 && a.op1 == r.op1 && a.crn == r.crn && a.crm == r.crm && a.op2 == r.op2;
 }
 
 pmt_sysreg pmt_of(enc r)

@@ -74,6 +74,21 @@ constexpr enc id_aa64mmfr0_el1{3, 0, 0, 7, 0};
 constexpr enc id_aa64dfr0_el1{3, 0, 0, 5, 0};
 constexpr enc id_aa64dfr1_el1{3, 0, 0, 5, 1};
 constexpr enc dc_zva{1, 3, 7, 4, 1}; // DC ZVA (SYS)
+constexpr enc contextidr_el1{3, 0, 13, 0, 1};
+constexpr enc contextidr_el2{3, 4, 13, 0, 1};
+constexpr enc contextidr_el12{3, 5, 13, 0, 1};
+constexpr enc vttbr_el2{3, 4, 2, 1, 0};
+constexpr enc mdcr_el2{3, 4, 1, 1, 1};
+constexpr enc mdcr_el3{3, 6, 1, 3, 1};
+constexpr enc oslsr_el1{2, 0, 1, 1, 4};
+constexpr enc osdlr_el1{2, 0, 1, 3, 4};
+constexpr enc dbgprcr_el1{2, 0, 1, 4, 4};
+
+// Whether the access is to register r.
+inline bool is(const a64_sysreg_access &a, enc r)
+{
+    return a.op0 == r.op0 && a.op1 == r.op1 && a.crn == r.crn && a.crm == r.crm && a.op2 == r.op2;
+}
 
 // SCTLR_ELx bits.
 constexpr uint64_t sctlr_m = 1u << 0;     // stage 1 translation enabled

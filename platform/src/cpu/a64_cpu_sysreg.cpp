@@ -15,11 +15,6 @@ using namespace a64;
 namespace
 {
 
-bool is(const a64_sysreg_access &a, enc r)
-{
-    return a.op0 == r.op0 && a.op1 == r.op1 && a.crn == r.crn && a.crm == r.crm && a.op2 == r.op2;
-}
-
 // The ID_AA64DFR0_EL1 fields the PE model owns (pmt_pe_id_aa64dfr, D24.2.80): TraceVer [7:4],
 // PMUVer [11:8], PMSS [19:16], SEBEP [27:24], TraceFilt [43:40], TraceBuffer [47:44], ExtTrcBuff
 // [59:56], HPMN0 [63:60]; the rest (DebugVer, BRPs, WRPs, CTX_CMPs, PMSVer, DoubleLock, MTPMU,

@@ -27,16 +27,6 @@ using namespace a64;
 namespace
 {
 
-constexpr enc contextidr_el1{3, 0, 13, 0, 1};
-constexpr enc contextidr_el2{3, 4, 13, 0, 1};
-constexpr enc contextidr_el12{3, 5, 13, 0, 1};
-constexpr enc vttbr_el2{3, 4, 2, 1, 0};
-
-bool same(const a64_sysreg_access &a, enc r)
-{
-    return a.op0 == r.op0 && a.op1 == r.op1 && a.crn == r.crn && a.crm == r.crm && a.op2 == r.op2;
-}
-
 bool is_branch(a64_p0_kind k)
 {
     return k != a64_p0_kind::none && k != a64_p0_kind::isb && k != a64_p0_kind::wfx;
@@ -461,21 +451,21 @@ void a64_cpu::trace_context_check(uint64_t next)
 bool a64_cpu::trace_context_write(const a64_sysreg_access &a, uint64_t value)
 {
     const unsigned el = current_el();
-    const bool el2_register = same(a, contextidr_el2) || same(a, vttbr_el2);
+    const bool el2_register = is(a, contextidr_el2) || is(a, vttbr_el2);
     const uint64_t hcr = config_.have_el2 ? get(*engine_, hcr_el2) : 0;
     enc target = contextidr_el1;
-    if (same(a, contextidr_el1)) {
+    if (is(a, contextidr_el1)) {
         if (el < 1 || (el == 1 && (hcr & (uint64_t{1} << 26)))) // HCR_EL2.TVM traps it
             return false;
         if (el == 2 && (hcr & hcr_e2h))
             target = contextidr_el2; // redirected with E2H
-    } else if (same(a, contextidr_el12)) {
+    } else if (is(a, contextidr_el12)) {
         if (el < 2 || !(hcr & hcr_e2h))
             return false;
     } else if (el2_register) {
         if (el < 2 || !config_.have_el2)
             return false;
-        target = same(a, vttbr_el2) ? vttbr_el2 : contextidr_el2;
+        target = is(a, vttbr_el2) ? vttbr_el2 : contextidr_el2;
     } else {
         return false;
     }
