@@ -11,7 +11,7 @@ packages=(
   libboost-dev libboost-program-options-dev
   libopencsd-dev libopencsd-bin
   libunicorn-dev libfdt-dev device-tree-compiler
-  gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
+  gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
   linux-perf python3
 )
 

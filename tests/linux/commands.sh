@@ -1,5 +1,9 @@
 # What the guest runs (tests/linux/linux_boot.sh): perf on a program of known length.
 echo "guest: uname $(uname -r)"
+# The system clock, which rtc-pl031 set from the PL031 at boot (--rtc-base), and a file's time.
+echo "guest: date $(date -u +%Y-%m-%dT%H:%M:%S)"
+touch /tmp/stamp
+echo "guest: file time $(date -u -r /tmp/stamp +%Y-%m-%dT%H:%M:%S)"
 . /modules.sh
 echo "guest: perf stat"
 perf stat -x, -e instructions:u,cycles:u,branches:u -- /count_loop 2>&1
@@ -7,6 +11,10 @@ perf stat -x, -e r08:u,r11:u,r13:u,r1e:u -- /count_loop 2>&1
 echo "guest: perf record"
 perf record -q -e instructions:u -c 100000 -o /tmp/perf.data -- /count_loop 2>&1
 perf report -i /tmp/perf.data --stdio --sort sym 2>&1 | grep -v '^#' | grep -v '^$'
+# A C program built as docs/platform.md shows (static, the cross C library), when there is one.
+if [ -x /primes ]; then
+  perf stat -x, -e instructions:u,branches:u -- /primes 100000 2>&1 | sed 's/^/guest: primes /'
+fi
 # The trace unit and the Trace Buffer Unit through Linux's drivers and perf (issue 29): the
 # program's user-space trace decoded by perf (OpenCSD) into branch samples, counted by
 # (from, to); then the kernel's trace of the same program, decoded over /proc/kcore.

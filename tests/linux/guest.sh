@@ -2,13 +2,15 @@
 # on pmtrace-vp with an initramfs of Debian's packages (scripts/linux_guest.py) that runs a
 # commands file, and checks of its console.
 #   guest_boot NAME COMMANDS [pmtrace-vp option]...
-#       builds $work/NAME.cpio (COMMANDS, modules.sh, and count_loop and trace_loop from $work), boots it and
+#       builds $work/NAME.cpio (COMMANDS, modules.sh, and count_loop, trace_loop and, when the
+#       build made it, primes from $work), boots it and
 #       writes the console (and pmtrace-vp's messages) to $console ($work/NAME.log). Exits 77
 #       (skipped, the reason printed) only when the guest's packages cannot be had.
 #   check DESCRIPTION REGEX       a console line must match the extended regular expression
 #   check_absent DESCRIPTION REGEX    no console line may
 #   guest_result                  exit 1 with the console's end if a check failed
-# The caller sets vp (pmtrace-vp) and work (the directory with count_loop and trace_loop).
+# The caller sets vp (pmtrace-vp) and work (the directory with count_loop and trace_loop; primes,
+# docs/examples/primes.c, when the cross C library was there to link it).
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 guest=$here/../../scripts/linux_guest.py
 end='[[:space:]]*$' # the console's lines end in CR LF
@@ -22,9 +24,11 @@ guest_boot() {
     echo "SKIP: $kernel"
     exit 77
   }
+  local c_program=()
+  [ -x "$work/primes" ] && c_program=(--file "$work/primes=/primes")
   "$guest" initramfs "$work/$name.cpio" "$commands" \
     --file "$work/count_loop=/count_loop" --file "$work/trace_loop=/trace_loop" \
-    --file "$here/modules.sh=/modules.sh"
+    --file "$here/modules.sh=/modules.sh" "${c_program[@]}"
   case $? in
   0) ;;
   3) echo "SKIP: the guest's packages cannot be had (above)"; exit 77 ;;

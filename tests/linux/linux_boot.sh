@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # Boots Debian bookworm's unmodified arm64 kernel on pmtrace-vp with an initramfs made from
 # Debian's packages (scripts/linux_guest.py), runs perf on a program of known length
-# (count_loop.S, commands.sh) and checks the console: Debian's coresight-etm4x and coresight-trbe
-# modules probe the trace unit and the Trace Buffer Unit the device tree describes (ete0, trbe0),
-# perf stat's counts exact against the program, perf record's samples taken through PMUIRQ and
-# named by perf report, perf record -e cs_etm// capturing through the ETE and the TRBE and perf
-# decoding it (user space: the loop's branches exactly; the kernel: the exit system call's
-# path), the run ended by poweroff with exit 0.
-#   linux_boot.sh PMTRACE_VP WORK_DIR (WORK_DIR holds count_loop, built by the tests)
+# (count_loop.S, commands.sh) and checks the console: the PL031's time (--rtc-base) set as the
+# system clock by rtc-pl031 and seen by date and a file's time; Debian's coresight-etm4x and
+# coresight-trbe modules probe the trace unit and the Trace Buffer Unit the device tree describes
+# (ete0, trbe0), perf stat's counts exact against the program, perf record's samples taken
+# through PMUIRQ and named by perf report, perf record -e cs_etm// capturing through the ETE and
+# the TRBE and perf decoding it (user space: the loop's branches exactly; the kernel: the exit
+# system call's path), a C program of the user's (docs/examples/primes.c, when the build could
+# link it) under perf stat, the run ended by poweroff with exit 0.
+#   linux_boot.sh PMTRACE_VP WORK_DIR (WORK_DIR holds count_loop, trace_loop and primes, built by
+#   the tests)
 # Exit 0: passed; 77: skipped, only when the guest's packages cannot be had (the reason printed).
 set -uo pipefail
 vp=$1
 work=$2
 . "$(dirname "$0")/guest.sh"
-guest_boot boot "$(dirname "$0")/commands.sh"
+# A fixed time for the RTC (QEMU's -rtc base=): the guest's clock is reproducible.
+guest_boot boot "$(dirname "$0")/commands.sh" --rtc-base 2006-06-17T16:01:21
+# rtc-pl031 (built into Debian's kernel, CONFIG_RTC_HCTOSYS) reads the RTC before 1 s simulated.
+check "rtc-pl031 set the system clock from the PL031" \
+  "rtc-pl031 9010000\.pl031: setting system clock to 2006-06-17T16:01:21 UTC \(1150560081\)"
+check "date: the RTC's day, not 1970" "^guest: date 2006-06-17T16:01:2[1-9]$end"
+check "a new file's time: the RTC's day" "^guest: file time 2006-06-17T16:01:2[1-9]$end"
 check "coresight-etm4x probed the ETE (ete0)" "^guest: coresight devices: .*ete0"
 check "etm4x found an ETE on CPU0 (its probe read TRCDEVARCH and TRCIDR*)" "coresight ete0: CPU0: ete v1\.0 initialized"
 check "coresight-trbe probed the TRBE (trbe0)" "^guest: coresight devices: .*trbe0"
@@ -37,5 +46,14 @@ check "cs_etm/timestamp/u: a Timestamp every second P0 element" "^guest: timesta
 check "cs_etm//k: el0_svc decoded" "^guest: kernel .*\[k\] el0_svc$end"
 check "cs_etm//k: invoke_syscall decoded" "^guest: kernel .*\[k\] invoke_syscall$end"
 check "cs_etm//k: do_exit decoded" "^guest: kernel .*\[k\] do_exit$end"
+# docs/examples/primes.c, compiled by aarch64-linux-gnu-gcc -static -O2 with Debian's cross C
+# library (libc6-dev-arm64-cross): its answer, and perf stat counts it.
+if [ -x "$work/primes" ]; then
+  check "primes: the C program's answer" "^guest: primes 9592 primes below 100000$end"
+  check "primes: instructions:u counted" "^guest: primes [1-9][0-9]*,,instructions:u,"
+  check "primes: branches:u counted" "^guest: primes [1-9][0-9]*,,branches:u,"
+else
+  echo "note: no C program in the guest ($work/primes: the cross C library, libc6-dev-arm64-cross, was missing when the build was configured)"
+fi
 guest_result
 echo "passed: $(grep -cE '^\[ *[0-9.]+\]' "$console") kernel lines; $(grep -E 'instructions:u' "$console" | head -1)"
