@@ -122,8 +122,9 @@ bool parse_rtc_base(const std::string &text, std::time_t now, std::optional<int6
         return false;
     }
     if (*seconds < rtc_base_first || *seconds > rtc_base_last) {
-        error = "--rtc-base: " + text + " (" + rtc_date_text(*seconds) +
-                ") is outside what the PL031 counts, seconds since 1970 in 32 bits: " +
+        const std::string date = rtc_date_text(*seconds);
+        error = "--rtc-base: " + text + (date == text ? "" : " (" + date + ")") +
+                " is outside what the PL031 counts, seconds since 1970 in 32 bits: " +
                 rtc_date_text(rtc_base_first) + " to " + rtc_date_text(rtc_base_last);
         return false;
     }
