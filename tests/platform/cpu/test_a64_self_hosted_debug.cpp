@@ -103,10 +103,12 @@ TEST(A64SelfHostedDebug, EveryBreakpointControlValue)
                 matched += m;
                 const bool reserved = (bt & 0b1110) == 0b0110 || (bt & 0b1100) == 0b1100 ||
                                       (n == 0 && (bt & 0b1010) != 0);
-                if (!(v & 1) || reserved)
+                if (!(v & 1) || reserved) {
                     EXPECT_FALSE(m) << std::hex << "DBGBCR " << v << " n " << n << " EL" << el;
-                if (bt == 0 && !((v >> 5) & 1))
+                }
+                if (bt == 0 && !((v >> 5) & 1)) {
                     EXPECT_FALSE(m) << std::hex << "DBGBCR " << v << " (BAS<0> 0)";
+                }
             }
         }
     }
