@@ -31,3 +31,12 @@ echo "guest: cs_etm kernel"
 perf record -q --kcore -e cs_etm/@trbe0/k --per-thread -o /tmp/cs_kernel -- /trace_loop 2>&1
 perf report -i /tmp/cs_kernel --stdio --sort sym 2>&1 |
   grep -E '\[k\] (el0_svc|invoke_syscall|do_exit)$' | sed 's/^/guest: kernel /'
+# Hardware watchpoints and breakpoints (self-hosted debug, issue 36): wp_loop's 1000 stores to
+# the doubleword at 0x420000 counted by a watchpoint, and sampled at the storing function; perf
+# test's breakpoint and watchpoint tests.
+echo "guest: watchpoint"
+perf stat -x, -e mem:0x420000:w -- /wp_loop 2>&1 | sed 's/^/guest: wp /'
+perf record -q -e mem:0x420000:w -c 1 -o /tmp/wp.data -- /wp_loop 2>&1
+perf report -i /tmp/wp.data --stdio --sort sym 2>&1 | grep -v '^#' | grep -v '^$' |
+  sed 's/^/guest: wp record /'
+perf test Breakpoint Watchpoint 2>&1 | sed 's/^/guest: perf test /'

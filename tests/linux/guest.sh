@@ -2,7 +2,7 @@
 # on pmtrace-vp with an initramfs of Debian's packages (scripts/linux_guest.py) that runs a
 # commands file, and checks of its console.
 #   guest_boot NAME COMMANDS [pmtrace-vp option]...
-#       builds $work/NAME.cpio (COMMANDS, modules.sh, and count_loop, trace_loop and, when the
+#       builds $work/NAME.cpio (COMMANDS, modules.sh, and count_loop, trace_loop, wp_loop and, when the
 #       build made it, primes from $work), boots it and
 #       writes the console (and pmtrace-vp's messages) to $console ($work/NAME.log). Exits 77
 #       (skipped, the reason printed) only when the guest's packages cannot be had.
@@ -28,6 +28,7 @@ guest_boot() {
   [ -x "$work/primes" ] && c_program=(--file "$work/primes=/primes")
   "$guest" initramfs "$work/$name.cpio" "$commands" \
     --file "$work/count_loop=/count_loop" --file "$work/trace_loop=/trace_loop" \
+    --file "$work/wp_loop=/wp_loop" \
     --file "$here/modules.sh=/modules.sh" "${c_program[@]}"
   case $? in
   0) ;;

@@ -8,9 +8,10 @@
 # through PMUIRQ and named by perf report, perf record -e cs_etm// capturing through the ETE and
 # the TRBE and perf decoding it (user space: the loop's branches exactly; the kernel: the exit
 # system call's path), a C program of the user's (docs/examples/primes.c, when the build could
-# link it) under perf stat, the run ended by poweroff with exit 0.
-#   linux_boot.sh PMTRACE_VP WORK_DIR (WORK_DIR holds count_loop, trace_loop and primes, built by
-#   the tests)
+# link it) under perf stat, a hardware watchpoint counting a program's stores exactly (wp_loop.S)
+# and perf test's breakpoint and watchpoint tests, the run ended by poweroff with exit 0.
+#   linux_boot.sh PMTRACE_VP WORK_DIR (WORK_DIR holds count_loop, trace_loop, wp_loop and primes,
+#   built by the tests)
 # Exit 0: passed; 77: skipped, only when the guest's packages cannot be had (the reason printed).
 set -uo pipefail
 vp=$1
@@ -55,5 +56,15 @@ if [ -x "$work/primes" ]; then
 else
   echo "note: no C program in the guest ($work/primes: the cross C library, libc6-dev-arm64-cross, was missing when the build was configured)"
 fi
+# Self-hosted debug: the watchpoint counts each of wp_loop's 1000 stores, its samples are all in
+# wp_store, and perf test's breakpoint accounting and its four watchpoint cases pass (as on QEMU).
+check "mem:0x420000:w counts the 1000 stores exactly" "^guest: wp 1000,,mem:0x420000:w,"
+check "the watchpoint's samples name the storing function" \
+  "^guest: wp record +100\.00% +\[\.\] wp_store$end"
+check "perf test: Breakpoint accounting" "^guest: perf test +[0-9]+: Breakpoint accounting +: Ok"
+for t in "Read Only" "Write Only" "Read / Write" "Modify"; do
+  check "perf test: $t Watchpoint" "^guest: perf test +[0-9]+\.[0-9]+: $t Watchpoint +: Ok"
+done
+check_absent "no perf test failed" "^guest: perf test .*FAILED"
 guest_result
 echo "passed: $(grep -cE '^\[ *[0-9.]+\]' "$console") kernel lines; $(grep -E 'instructions:u' "$console" | head -1)"
