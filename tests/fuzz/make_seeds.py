@@ -7,6 +7,8 @@ import base64
 import os
 import re
 import struct
+import subprocess
+import tempfile
 
 # enum Op in fuzz_program.cpp, in order.
 OPS = ["STATE", "STATE_RAW", "MRS", "MSR", "MSR_HIGH", "COUNT", "CYCLES", "RETIRE", "EXC_ENTRY",
@@ -333,6 +335,211 @@ SEEDS["fuzz_cpu"] = {
     # with the MMU on, a loop of UNDEFINED instructions and SVCs, thousands of exceptions a run.
     "el0_mmu_exception_loop": base64.b64decode("A4AMgNIABAgBAQD/VNRkHNRkHAAAAABgICDoYAAI"),
 }
+
+
+
+# fuzz_cpu's self-hosted debug seeds (issue 36), written in assembly and assembled with the cross
+# toolchain that builds fuzz_cpu (aarch64-linux-gnu-as, -objcopy; scripts/install-deps.sh). The
+# flags: bit 4 debug on at boot (OS Lock unlocked, MDSCR_EL1.MDE and KDE, PSTATE.D clear), bit 5
+# software step from the first instruction, bit 6 step over a Breakpoint or Watchpoint exception,
+# bit 7 MDCR_EL2.TDE (entered at EL2); bits 1-2 3: an EL1 program under EL2 (cpu/boot.S).
+def asm(text):
+    with tempfile.TemporaryDirectory() as d:
+        src, obj, binary = (os.path.join(d, n) for n in ("p.s", "p.o", "p.bin"))
+        with open(src, "w") as f:
+            f.write(text + "\n")
+        subprocess.run(["aarch64-linux-gnu-as", "-o", obj, src], check=True)
+        subprocess.run(["aarch64-linux-gnu-objcopy", "-O", "binary", "-j", ".text", obj, binary],
+                       check=True)
+        with open(binary, "rb") as f:
+            return f.read()
+
+
+DEBUG, STEP, STEP_OVER, TDE = 0x10, 0x20, 0x40, 0x80
+EL1, EL0, EL2, EL1_UNDER_EL2 = 0, 2, 4, 6
+# Issue 36's crash (Unicorn 2.0.1 crashed in its translated code): a hardware breakpoint on an
+# instruction of the program (DBGBVR0_EL1, DBGBCR0_EL1 0x1E7: BAS 0b1111, PMC EL1 and EL0, E),
+# MDSCR_EL1.MDE and KDE, then a branch to it; the program unlocks the OS Lock and clears PSTATE.D
+# itself, so the breakpoint is taken from EL1 whatever the flags. At EL2, 0x61E7 (HMC 1, SSC
+# 0b01: Non-secure EL2, EL1 and EL0).
+def breakpoint_program(bcr): return asm(f"""
+    msr oslar_el1, xzr
+    adr x0, 1f
+    msr dbgbvr0_el1, x0
+    mov x1, #{bcr:#x}
+    msr dbgbcr0_el1, x1
+    mov x2, #0xA000             // MDSCR_EL1: MDE, KDE
+    msr mdscr_el1, x2
+    msr daifclr, #8
+    isb
+    b 1f
+    udf #0
+1:  add x3, x3, #1              // the Breakpoint exception (the handler goes on after it)
+    add x4, x4, #1""")
+BREAKPOINT_EL1, BREAKPOINT_EL2 = breakpoint_program(0x1E7), breakpoint_program(0x61E7)
+# A breakpoint for EL0 only (0x1E5: PMC 0b10), EL1's ERET to EL0 code that branches to it.
+BREAKPOINT_EL0 = asm("""
+    adr x0, 2f
+    msr dbgbvr0_el1, x0
+    mov x1, #0x1E5
+    msr dbgbcr0_el1, x1
+    isb
+    adr x0, 1f
+    msr elr_el1, x0
+    msr spsr_el1, xzr           // EL0t
+    eret
+1:  b 2f
+    udf #0
+2:  add x3, x3, #1
+    add x4, x4, #1""")
+# A store watchpoint on a doubleword on the stack (DBGWCR0_EL1 0x1FF7: BAS 0xFF, LSC store, PAC
+# EL1 and EL0, E): a load is not watched, the store and the pair over it are, the store beside
+# it is not.
+WATCHPOINT_STACK = asm("""
+    sub sp, sp, #16
+    mov x0, sp
+    msr dbgwvr0_el1, x0
+    mov x1, #0x1FF7
+    msr dbgwcr0_el1, x1
+    isb
+    mov x2, #0x5A
+    ldr x3, [sp]
+    str x2, [sp]
+    str x2, [sp, #8]
+    stp x2, x2, [sp]
+    add sp, sp, #16""")
+# Software step across an ERET to EL0 (MDSCR_EL1.SS, SPSR_EL1.SS): a loop, a BRK and a
+# Load-Exclusive stepped at EL0. The program unlocks the OS Lock itself and keeps PSTATE.D set at
+# EL1 (no debug flag), so EL1 is not stepped (its ELR_EL1 and SPSR_EL1 stay its own).
+STEP_ERET_EL0 = asm("""
+    msr oslar_el1, xzr
+    mov x0, #0xA001             // MDSCR_EL1: MDE, KDE, SS
+    msr mdscr_el1, x0
+    adr x1, 1f
+    msr elr_el1, x1
+    mov x2, #(1 << 21)          // SPSR_EL1: EL0t, SS
+    msr spsr_el1, x2
+    eret
+1:  mov x3, #3
+2:  subs x3, x3, #1
+    b.ne 2b
+    brk #5
+    adr x5, 1b
+    ldxr x4, [x5]""")
+# A breakpoint on a subroutine's first instruction, called with the OS Lock unlocked (an
+# exception), locked again (OSLAR_EL1 = 1: none), unlocked, with the OS Double Lock (OSDLR_EL1 =
+# 1: none), and without it.
+OS_LOCK_RELOCK = asm("""
+    adr x0, 9f
+    msr dbgbvr0_el1, x0
+    mov x1, #0x1E7
+    msr dbgbcr0_el1, x1
+    isb
+    bl 9f
+    mov x2, #1
+    msr oslar_el1, x2
+    isb
+    bl 9f
+    msr oslar_el1, xzr
+    isb
+    bl 9f
+    msr osdlr_el1, x2
+    isb
+    bl 9f
+    msr osdlr_el1, xzr
+    isb
+    bl 9f
+    b 8f
+9:  nop
+    ret
+8:  mrs x3, oslsr_el1""")
+# Every DBGBCR0_EL1.BT value (0..15, LBN 4, BAS 0b1111, PMC 0b11, E) on the NOP of a loop;
+# breakpoint 4 (context-aware) a linked Context ID match of CONTEXTIDR_EL1 0.
+BCR_BT_LOOP = asm("""
+    msr dbgbvr4_el1, xzr
+    mov x1, #0x1E7
+    movk x1, #0x30, lsl #16     // BT 0b0011
+    msr dbgbcr4_el1, x1
+    adr x0, 2f
+    mov x24, #0
+1:  msr dbgbvr0_el1, x0
+    lsl x25, x24, #20
+    orr x25, x25, #0x40000      // LBN 4
+    movk x25, #0x1E7
+    msr dbgbcr0_el1, x25
+    isb
+2:  nop
+    add x24, x24, #1
+    cmp x24, #16
+    b.ne 1b
+    msr dbgbcr0_el1, xzr
+    msr dbgbcr4_el1, xzr""")
+# DBGBCR0_EL1's PMC (x24<1:0>), HMC, SSC and LBN<2:0> (x24<7:2>) in every combination on the
+# NOP of a loop (BT 0: unlinked address match).
+BCR_FIELDS_LOOP = asm("""
+    adr x0, 2f
+    mov x23, #0x1E1             // BAS 0b1111, E
+    mov x24, #0
+1:  msr dbgbvr0_el1, x0
+    lsr x25, x24, #2
+    lsl x25, x25, #13
+    bfi x25, x24, #1, #2
+    orr x25, x25, x23
+    msr dbgbcr0_el1, x25
+    isb
+2:  nop
+    add x24, x24, #1
+    cmp x24, #256
+    b.ne 1b""")
+# Every DBGWCR0_EL1.BAS value (LSC load and store, PAC EL1 and EL0) on a doubleword of the stack,
+# each with a byte store at one of its bytes.
+WCR_BAS_LOOP = asm("""
+    sub sp, sp, #16
+    mov x0, sp
+    msr dbgwvr0_el1, x0
+    mov x24, #0
+1:  lsl x25, x24, #5
+    orr x25, x25, #0x1F
+    msr dbgwcr0_el1, x25
+    isb
+    and x1, x24, #7
+    strb w24, [x0, x1]
+    add x24, x24, #1
+    cmp x24, #256
+    b.ne 1b
+    add sp, sp, #16""")
+# At EL1 under EL2 with MDCR_EL2.TDE: BRK goes to EL2, the debug registers are trapped to EL2,
+# an HVC, then a loop.
+GUEST_TDE = asm("""
+    brk #1
+    msr dbgbvr0_el1, x0
+    mrs x1, mdscr_el1
+    msr mdscr_el1, xzr
+    msr oslar_el1, xzr
+    hvc #1
+    mov x0, #100
+1:  subs x0, x0, #1
+    b.ne 1b""")
+SEEDS["fuzz_cpu"].update({
+    "debug_breakpoint_el1": u8(EL1) + BREAKPOINT_EL1,
+    "debug_breakpoint_el1_trace": u8(EL1 | 8) + BREAKPOINT_EL1,
+    "debug_breakpoint_el2_tde": u8(EL2 | DEBUG | TDE) + BREAKPOINT_EL2,
+    "debug_breakpoint_under_el2": u8(EL1_UNDER_EL2 | DEBUG) + BREAKPOINT_EL1,
+    "debug_breakpoint_el0_step_over": u8(EL1 | DEBUG | STEP_OVER) + BREAKPOINT_EL0,
+    "debug_watchpoint_stack": u8(EL1 | DEBUG) + WATCHPOINT_STACK,
+    "debug_watchpoint_stack_step_over_mmu": u8(EL1 | DEBUG | STEP_OVER | 1) + WATCHPOINT_STACK,
+    "debug_step_eret_el0": u8(EL1) + STEP_ERET_EL0,
+    "debug_step_el0_mmu": u8(EL0 | STEP | 1) + LOOP + a64(brk(3)),
+    "debug_step_el1": u8(EL1 | STEP) + LOOP,
+    "debug_step_el2_tde": u8(EL2 | STEP | TDE) + LOOP + a64(hvc(0)),
+    "debug_step_under_el2_tde": u8(EL1_UNDER_EL2 | STEP | TDE) + LOOP,
+    "debug_brk_el0": u8(EL0 | DEBUG) + a64(brk(1), brk(0xFFFF)),
+    "debug_os_lock_relock": u8(EL1 | DEBUG) + OS_LOCK_RELOCK,
+    "debug_bcr_bt_loop": u8(EL1 | DEBUG) + BCR_BT_LOOP,
+    "debug_bcr_fields_loop": u8(EL1 | DEBUG | STEP_OVER) + BCR_FIELDS_LOOP,
+    "debug_wcr_bas_loop": u8(EL1 | DEBUG) + WCR_BAS_LOOP,
+    "debug_under_el2_tde": u8(EL1_UNDER_EL2 | DEBUG | TDE) + GUEST_TDE,
+})
 
 here = os.path.dirname(os.path.abspath(__file__))
 for harness, seeds in SEEDS.items():
