@@ -291,7 +291,7 @@ void a64_cpu::check_state(bool eret)
     unsigned el = current_el();
     if (!eret && el == el_) {
         if (debug_in_use())
-            plan(); // PSTATE.D may have changed what debug exceptions are generated
+            debug_replan(); // PSTATE.D may have changed what debug exceptions are generated
         return;
     }
     report();
@@ -302,7 +302,7 @@ void a64_cpu::check_state(bool eret)
             // The ERET ends the block that just retired (blocks end at branches).
             profiling_on_eret(block_end_ - 4);
             if (debug_in_use())
-                plan();
+                debug_replan();
             return;
         }
     }
@@ -312,7 +312,7 @@ void a64_cpu::check_state(bool eret)
         // Filtering by Exception level changes what counts: the budget again.
         plan();
     } else if (debug_in_use()) {
-        plan();
+        debug_replan();
     }
 }
 

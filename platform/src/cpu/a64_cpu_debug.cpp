@@ -189,8 +189,8 @@ a64_debug_context a64_cpu::debug_context()
 // each load and store (watchpoints), or one instruction at a time (software step, D2.12).
 void a64_cpu::debug_plan()
 {
+    step_after_run(); // a stepped instruction that retired (a PSTATE write, re-planned mid-run)
     debug_bp_armed_ = debug_wp_armed_ = false;
-    step_active_ = false;
     if (!(debug_.mdscr & (mdscr_mde | mdscr_ss)) || !debug_exceptions_enabled())
         return;
     if (debug_.mdscr & mdscr_mde) {
@@ -208,6 +208,16 @@ void a64_cpu::debug_plan()
             stop_at_ = retired_; // active-pending: the exception before any instruction
         }
     }
+}
+
+// Within a run, at an instruction boundary the Exception level did not change at (an ERET to the
+// same level, a write of PSTATE.D): what debug looks at again, without planning the rest of the
+// run anew (plan() sets the quantum's and the PMU's stops from now on: a loop whose every block
+// ends with an ERET would push them forward for ever).
+void a64_cpu::debug_replan()
+{
+    debug_plan();
+    update_fast_until();
 }
 
 // Where the block at `address` must stop for a debug check: the first instruction a breakpoint
@@ -335,6 +345,7 @@ uint64_t a64_cpu::step_on_entry()
 // returned to; else 0.
 void a64_cpu::step_on_eret(unsigned from_el)
 {
+    step_active_ = false; // a stepped ERET sets PSTATE.SS itself (no SSAdvance)
     step_stepped_ = step_ex_ = false;
     pstate_ss_ = false;
     const bool mask = eret_mask_;

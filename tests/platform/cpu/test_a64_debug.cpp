@@ -103,3 +103,16 @@ TEST(A64Debug, MdcrEl2TdeRoutesDebugExceptionsToEl2)
     EXPECT_EQ(r.x[15], at("el1_mrs"));
     EXPECT_EQ(r.x[1], 0x1234u);
 }
+
+// With MDSCR_EL1.MDE set, an ERET that returns to itself at EL1 runs until the timer's
+// interrupt, which is taken from the loop (debug_eret_loop.S): the run ends at the quantum and at
+// the timer's event as any run does (before, every ERET planned the run anew and pushed its end
+// forward: the simulation never advanced; found by fuzz_cpu).
+TEST(A64Debug, AnEretLoopWithDebugOnStillEndsItsRuns)
+{
+    run_result r = run("debug_eret_loop");
+    const labels at("debug_eret_loop");
+    EXPECT_EQ(r.x[9], 1u);
+    EXPECT_EQ(r.x[21], 30u);
+    EXPECT_EQ(r.x[20], at("loop"));
+}

@@ -367,6 +367,7 @@ class a64_cpu : public sc_core::sc_module,
     bool debug_in_use() const { return (debug_.mdscr & (mdscr_mde | mdscr_ss)) != 0; }
     a64_debug_context debug_context();
     void debug_plan();
+    void debug_replan();
     uint64_t debug_stop(uint64_t address, uint32_t size);
     void debug_check(uint64_t pc);
     void take_debug(uint32_t ec_lower, uint32_t iss, uint64_t preferred_return,
