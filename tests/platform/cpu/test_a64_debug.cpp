@@ -116,3 +116,13 @@ TEST(A64Debug, AnEretLoopWithDebugOnStillEndsItsRuns)
     EXPECT_EQ(r.x[21], 30u);
     EXPECT_EQ(r.x[20], at("loop"));
 }
+
+// OSDLR_EL1 read and written at EL1 (osdlr_read.S): DLK 0 out of reset, 1 after a write of 1,
+// 0 after a write of 0; reading it no longer aborts the simulator inside Unicorn (fuzz_cpu).
+TEST(A64Debug, OsdlrEl1ReadsBackItsDlk)
+{
+    run_result r = run("osdlr_read");
+    EXPECT_EQ(r.x[10], 0u);
+    EXPECT_EQ(r.x[11], 1u);
+    EXPECT_EQ(r.x[12], 0u);
+}
