@@ -9,6 +9,7 @@
 
 #include "a64_cpu_regs.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace pmtrace::platform
@@ -77,8 +78,8 @@ a64_translation a64_cpu::translate(uint64_t va, unsigned size, bool write, bool 
 }
 
 // One translation per page (code_page_), kept until code_generation_ moves on or the Exception
-// level changes: decoding a block reads its instructions one by one.
-bool a64_cpu::read_code(uint64_t va, uint32_t &insn)
+// level changes, as a TLB holds a translation until maintenance.
+bool a64_cpu::code_pa(uint64_t va, uint64_t &pa)
 {
     const uint64_t page = va & ~uint64_t{0xFFF};
     const unsigned el = current_el();
@@ -90,7 +91,29 @@ bool a64_cpu::read_code(uint64_t va, uint32_t &insn)
         }
         code_page_ = {page, t.pa, code_generation_, el};
     }
-    return engine_->read_memory(code_page_.pa + (va & 0xFFF), &insn, 4);
+    pa = code_page_.pa + (va & 0xFFF);
+    return true;
+}
+
+bool a64_cpu::read_code(uint64_t va, uint32_t &insn)
+{
+    uint64_t pa = 0;
+    return code_pa(va, pa) && engine_->read_memory(pa, &insn, 4);
+}
+
+// Decoding a block reads its instructions a page at a time: one translation and one read each.
+size_t a64_cpu::read_code(uint64_t va, uint32_t *words, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {
+        const uint64_t at = va + 4 * done;
+        const size_t in_page = std::min<size_t>(n - done, (0x1000 - (at & 0xFFF)) / 4);
+        uint64_t pa = 0;
+        if (!code_pa(at, pa) || !engine_->read_memory(pa, words + done, 4 * in_page))
+            break;
+        done += in_page;
+    }
+    return done;
 }
 
 uint64_t a64_cpu::data_pa(uint64_t va, unsigned size, bool write)

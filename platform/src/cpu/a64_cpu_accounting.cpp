@@ -65,6 +65,21 @@ const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
     return b;
 }
 
+// f(pc, insn) for each instruction of [begin, end) that can be read, in order (up to the first
+// that cannot).
+template <typename F> void a64_cpu::for_each_insn(uint64_t begin, uint64_t end, F &&f)
+{
+    std::array<uint32_t, 512> words;
+    for (uint64_t pc = begin; pc < end;) {
+        const size_t want = std::min<uint64_t>(words.size(), (end - pc) / 4);
+        const size_t got = read_code(pc, words.data(), want);
+        for (size_t i = 0; i < got; i++, pc += 4)
+            f(pc, words[i]);
+        if (got < want)
+            return;
+    }
+}
+
 // D14.3 ST_RETIRED does not count a Store-Exclusive that fails (D14.1: Condition code check
 // pass), and a failed one makes no Memory-write operation (MEM_ACCESS). Whether it failed is
 // its status register Ws when its range retires: a block ends after a store-exclusive whose
@@ -72,10 +87,7 @@ const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
 uint32_t a64_cpu::exclusive_cut(uint64_t address, uint32_t size)
 {
     std::vector<uint32_t> words(size / 4);
-    for (size_t i = 0; i < words.size(); i++)
-        if (!read_code(address + 4 * i, words[i]))
-            return 0;
-    if (words.empty())
+    if (words.empty() || read_code(address, words.data(), words.size()) != words.size())
         return 0;
     for (size_t i = 0; i + 1 < words.size(); i++) {
         if (!(a64_classify(words[i]) & A64_STORE_EXCLUSIVE))
@@ -88,28 +100,35 @@ uint32_t a64_cpu::exclusive_cut(uint64_t address, uint32_t size)
     return 0;
 }
 
-void a64_cpu::uncount_failed_exclusives(uint64_t begin, uint64_t end)
+void a64_cpu::uncount_failed_exclusives(const block_info &c, uint64_t begin, uint64_t end)
 {
-    for (uint64_t pc = begin; pc < end; pc += 4) {
-        uint32_t insn = 0;
-        if (!read_code(pc, insn) || !(a64_classify(insn) & A64_STORE_EXCLUSIVE))
-            continue;
-        unsigned ws = (insn >> 16) & 31;
+    auto status = [&](unsigned ws) {
         if (ws == 31 || engine_->x(ws) == 0) // WZR: the status is not kept (taken as success)
-            continue;
+            return;
         for (unsigned k = 0; k < num_block_events; k++)
             events_[k] -= std::min<uint64_t>(events_[k] - reported_[k], occurrences(k, A64_STORE));
+    };
+    if (c.num_stxr <= c.stxr_ws.size()) {
+        for (unsigned i = 0; i < c.num_stxr; i++)
+            status(c.stxr_ws[i]);
+        return;
     }
+    for_each_insn(begin, end, [&](uint64_t, uint32_t insn) {
+        if (a64_classify(insn) & A64_STORE_EXCLUSIVE)
+            status((insn >> 16) & 31);
+    });
 }
 
 void a64_cpu::count_range(uint64_t begin, uint64_t end, block_info &counts)
 {
-    for (uint64_t pc = begin; pc < end; pc += 4) {
-        uint32_t insn = 0;
-        if (!read_code(pc, insn))
-            break;
+    for_each_insn(begin, end, [&](uint64_t pc, uint32_t insn) {
         uint32_t c = a64_classify(insn);
         counts.classes |= c;
+        if (c & A64_STORE_EXCLUSIVE) {
+            if (counts.num_stxr < counts.stxr_ws.size())
+                counts.stxr_ws[counts.num_stxr] = static_cast<uint8_t>((insn >> 16) & 31);
+            counts.num_stxr++;
+        }
         for (unsigned k = 0; k < num_block_events; k++)
             counts.events[k] += occurrences(k, c);
         // The P0 elements, for the trace listeners (a64_cpu_trace.cpp).
@@ -121,7 +140,7 @@ void a64_cpu::count_range(uint64_t begin, uint64_t end, block_info &counts)
         } else if (p.kind != a64_p0_kind::none) {
             counts.inner_p0 = true;
         }
-    }
+    });
 }
 
 void a64_cpu::retire_range(uint64_t begin, uint64_t end)
@@ -147,7 +166,7 @@ void a64_cpu::retire_counts(const block_info &c, uint64_t begin, uint64_t end)
     for (unsigned k = 0; k < num_block_events; k++)
         events_[k] += c.events[k];
     if (c.classes & A64_STORE_EXCLUSIVE)
-        uncount_failed_exclusives(begin, end);
+        uncount_failed_exclusives(c, begin, end);
 }
 
 // One instruction the CPU model performed itself (a device access, MSR PM) at `pc`.

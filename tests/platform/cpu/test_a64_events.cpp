@@ -268,3 +268,19 @@ TEST(A64Events, AFailedStoreExclusiveIsNoStore)
     EXPECT_EQ(r.x[11], 1u); // LD_RETIRED
     EXPECT_EQ(r.x[12], 1u); // ST_RETIRED
 }
+
+// Six store-exclusives in one block, three of which fail: the statuses the CPU keeps per block
+// (four) and the ones it reads from the code beyond them uncount the same way.
+TEST(A64Events, FailedStoreExclusivesBeyondFourInABlockAreNoStores)
+{
+    run_result r = run("exclusive_many");
+    EXPECT_EQ(r.x[3], 0u);
+    EXPECT_EQ(r.x[4], 1u);
+    EXPECT_EQ(r.x[5], 0u);
+    EXPECT_EQ(r.x[6], 1u);
+    EXPECT_EQ(r.x[7], 0u);
+    EXPECT_EQ(r.x[8], 1u);
+    EXPECT_EQ(r.x[10], 6u); // MEM_ACCESS: three LDXR, three STXR that succeeded
+    EXPECT_EQ(r.x[11], 3u); // LD_RETIRED
+    EXPECT_EQ(r.x[12], 3u); // ST_RETIRED
+}

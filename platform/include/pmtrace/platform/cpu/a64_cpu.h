@@ -288,7 +288,7 @@ class a64_cpu : public sc_core::sc_module,
     uint64_t after_first(uint64_t address, uint32_t size, uint32_t classes);
     void tsb_csync();
     uint32_t exclusive_cut(uint64_t address, uint32_t size);
-    void uncount_failed_exclusives(uint64_t begin, uint64_t end);
+    void uncount_failed_exclusives(const block_info &c, uint64_t begin, uint64_t end);
     void check_state(bool eret);
     // Exceptions (a64_cpu_exceptions.cpp).
     void take_exception(unsigned target_el, uint32_t ec, uint32_t iss, uint64_t preferred_return,
@@ -350,6 +350,9 @@ class a64_cpu : public sc_core::sc_module,
     a64_stage1_regime regime(unsigned el);
     a64_translation translate(uint64_t va, unsigned size, bool write, bool fetch);
     bool read_code(uint64_t va, uint32_t &insn);
+    // Up to n instructions from va on (stopping where a page does not translate): how many.
+    size_t read_code(uint64_t va, uint32_t *words, size_t n);
+    bool code_pa(uint64_t va, uint64_t &pa);
     uint64_t data_pa(uint64_t va, unsigned size, bool write);
     void take_abort(const a64_stop &stop);
     unsigned regime_number(unsigned el);
@@ -520,6 +523,10 @@ class a64_cpu : public sc_core::sc_module,
         // Where the block must end (bytes from its start; 0: nowhere): after a store-exclusive
         // whose status register a later instruction of the block may write.
         uint32_t exclusive_cut = 0;
+        // The status registers (Ws) of its store-exclusives, in order; num_stxr counts them all
+        // (more than stxr_ws holds: their registers are read from the code when it retires).
+        std::array<uint8_t, 4> stxr_ws{};
+        uint32_t num_stxr = 0;
         uint32_t insns = 0;
         // Nothing to do at its end or inside it (no ERET or PSTATE write last, no TSB CSYNC, no
         // Store-Exclusive): retiring it whole is additions only.
@@ -532,10 +539,19 @@ class a64_cpu : public sc_core::sc_module,
         bool inner_p0 = false;
         uint64_t generation = 0; // code_generation_ when it was decoded
     };
-    static constexpr size_t block_cache_size = 4096; // a power of two
-    static size_t block_slot(uint64_t address) { return (address >> 2) & (block_cache_size - 1); }
+    // Direct-mapped by a hash of the address: OS code runs thousands of blocks between two
+    // visits to one (a busybox sh loop's iteration: about 3,000, kernel and user), spread over
+    // pages whose offsets collide (docs/performance.md, "Linux user space").
+    static constexpr unsigned block_cache_bits = 16;
+    static constexpr size_t block_cache_size = size_t{1} << block_cache_bits;
+    static size_t block_slot(uint64_t address)
+    {
+        return static_cast<size_t>(((address >> 2) * 0x9E3779B97F4A7C15ull) >>
+                                   (64 - block_cache_bits));
+    }
     const block_info &info(uint64_t address, uint32_t size);
     void count_range(uint64_t begin, uint64_t end, block_info &counts);
+    template <typename F> void for_each_insn(uint64_t begin, uint64_t end, F &&f);
     std::vector<block_info> blocks_;
     const block_info *current_info_ = nullptr;
     // What the CPU decoded by virtual address (blocks_, code_page_) holds until the code or the
