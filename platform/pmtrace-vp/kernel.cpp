@@ -71,6 +71,7 @@ platform::vp_config kernel_platform_config(const options &o)
     c.a64.entry_el = o.secure ? 3 : o.virtualization ? 2 : 1;
     c.a64.quantum = o.quantum;
     c.a64.semihosting = o.semihosting;
+    c.a64.skip_counter_polls = !o.no_skip_polls;
     c.a64.exec_log = !o.exec_log.empty() || o.decode; // what --decode checks the capture against
     // The PE's ETE trace unit, driven by what the CPU executes (docs/trace.md).
     c.pe.core.ete.feat_ete = true;

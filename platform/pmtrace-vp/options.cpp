@@ -596,9 +596,9 @@ void convert(const raw &r, const po::variables_map &vm, options &o)
         check_buffer(o, o.ram_size);
     } else {
         check_buffer(o, ram_size_of(cpu_kind::host, 0));
-        for (const char *name :
-             {"dtb", "dump-dtb", "ram", "virtualization", "secure", "time-limit", "instructions",
-              "el", "semihosting", "perf-data", "exec-log", "timestamps", "trace-batch"})
+        for (const char *name : {"dtb", "dump-dtb", "ram", "virtualization", "secure", "time-limit",
+                                 "instructions", "el", "semihosting", "perf-data", "exec-log",
+                                 "timestamps", "trace-batch", "no-skip-polls"})
             if (given(vm, name))
                 throw bad_argument{std::string("--") + name +
                                    " needs the AArch64 CPU (--kernel IMAGE, or --cpu a64)"};
@@ -841,7 +841,11 @@ int parse(int argc, char **argv, options &o, std::ostream &out, std::ostream &er
         "semihosting", po::bool_switch(&o.semihosting),
         "serve Arm semihosting calls (HLT #0xF000) as QEMU's -semihosting does: console output "
         "(SYS_WRITEC, SYS_WRITE0) and SYS_EXIT, whose status becomes pmtrace-vp's (0, or 1 "
-        "with the status on stderr); the scenario image always uses it");
+        "with the status on stderr); the scenario image always uses it")(
+        "no-skip-polls", po::bool_switch(&o.no_skip_polls),
+        "run every iteration of a loop that polls the counter (CNTVCT_EL0, CNTPCT_EL0), as "
+        "udelay does; by default the iterations that go on are retired without running them, "
+        "with every count as if they ran (docs/cpu.md, \"Busy-waiting on the counter\")");
 
     po::options_description outputs("Outputs");
     outputs.add_options()("vcd", po::value(&o.vcd),

@@ -129,6 +129,7 @@ struct options {
     bool secure = false;         // enter at EL3 (the image is the firmware: no PSCI)
     bool quiet = false;          // no summary (after the console output, on the AArch64 CPU)
     bool semihosting = false;    // serve HLT #0xF000 (QEMU's -semihosting)
+    bool no_skip_polls = false;  // run every iteration of a counter poll loop
     sc_core::sc_time time_limit = sc_core::SC_ZERO_TIME; // of simulated time; 0: none
     // --rtc-base: the PL031's time when the platform starts, seconds since 1970 (UTC); empty: the
     // host's clock then (utc, the default). rtc_base.h.

@@ -60,8 +60,9 @@ const a64_cpu::block_info &a64_cpu::info(uint64_t address, uint32_t size)
     b.insns = size / 4;
     if (b.classes & A64_STORE_EXCLUSIVE)
         b.exclusive_cut = exclusive_cut(address, size);
+    b.poll = config_.skip_counter_polls && starts_poll_loop(address, b);
     b.plain = !(b.classes & (A64_TSB | A64_STORE_EXCLUSIVE)) &&
-              !(b.last_class & (A64_ERET | A64_PSTATE | A64_ISB));
+              !(b.last_class & (A64_ERET | A64_PSTATE | A64_ISB)) && !b.poll;
     return b;
 }
 
@@ -483,6 +484,8 @@ uint64_t a64_cpu::on_block_checked(uint64_t address, uint32_t size)
     if (retired_ >= stop_at_ || retired_ >= quantum_stop_at_)
         return address;
     current_info_ = &info(address, size);
+    if (current_info_->poll && !tracing_)
+        skip_polls(address);
     uint64_t stop = ~uint64_t{0};
     if (size / 4 > stop_at_ - retired_)
         stop = address + 4 * (stop_at_ - retired_);

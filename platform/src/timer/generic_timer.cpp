@@ -279,6 +279,25 @@ pmt_access generic_timer::write(pmt_sysreg encoding, unsigned el, const timer_pe
     return access;
 }
 
+bool generic_timer::peek_count(pmt_sysreg encoding, unsigned el, const timer_pe_state &pe,
+                               const sc_core::sc_time &offset, uint64_t &value,
+                               sc_core::sc_time &next)
+{
+    const cnt_reg reg = cnt_decode(encoding);
+    bool in_host = false;
+    if ((reg != cnt_reg::CNTPCT_EL0 && reg != cnt_reg::CNTVCT_EL0) ||
+        check(reg, false, el, pe, in_host) != PMT_ACCESS_OK)
+        return false;
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time at = now + offset;
+    value = read_register(reg, in_host, at);
+    sc_core::sc_time more;
+    if (!time_of_count(count_at(at) + 1, more))
+        return false;
+    next = more - now;
+    return true;
+}
+
 uint64_t generic_timer::read_register(cnt_reg reg, bool in_host, const sc_core::sc_time &at) const
 {
     // Without EL2, its registers are RES0 from EL3 (CNTHCTL_EL2, CNTVOFF_EL2).

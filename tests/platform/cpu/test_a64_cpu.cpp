@@ -405,3 +405,37 @@ TEST(A64Cpu, TraceBatchOutsideItsRangeIsRefused)
     a64_cpu fine("fine", most);
     EXPECT_EQ(fine.error().find("trace_batch"), std::string::npos) << fine.error();
 }
+
+// Loops that poll the counter (counter_poll.S), with a64_cpu_config::skip_counter_polls on (the
+// default) and off: the iterations that go on are retired without running them, and each loop
+// leaves exactly as one that ran every iteration does. An iteration (3 to 5 ns) is shorter than
+// a tick of the counter (16 ns), so each loop reads every count and leaves at the first that
+// meets its condition; with one cycle per instruction and no exception, cycles and instructions
+// counted over the program are equal.
+class A64CounterPoll : public ::testing::TestWithParam<bool>
+{
+};
+
+TEST_P(A64CounterPoll, LoopsLeaveAtTheirCountWithEveryIterationCounted)
+{
+    pmtrace::platform::vp_config config;
+    config.a64.skip_counter_polls = GetParam();
+    run_result r = run("counter_poll", config);
+    EXPECT_EQ(r.x[2], r.x[3]);   // 1: at its target, no later
+    EXPECT_EQ(r.x[5], r.x[4]);   // 2
+    EXPECT_EQ(r.x[7], 4096u);    // 3: bit 12 set first at 4096
+    EXPECT_EQ(r.x[10], r.x[12]); // 4
+    // 4 ran every iteration: 6,250 ticks of 16 ns, 4 ns each, from where in a tick it began.
+    EXPECT_GE(r.x[9], 25'000u - 4);
+    EXPECT_LE(r.x[9], 25'000u + 4);
+    EXPECT_EQ(r.x[20], r.x[21]); // cycles, INST_RETIRED
+    // One branch retired per iteration: at least the iterations each loop's time implies.
+    EXPECT_GE(r.x[22], 125'000u * 4 + 31'250u * 16 / 5 + 4096u * 16 / 3 + 25'000u - 8);
+    const uint64_t skipped = r.platform->a64->stats().polls_skipped;
+    if (GetParam())
+        EXPECT_GT(skipped, 600'000u); // loops 1 to 3 but their last iterations and the syncs'
+    else
+        EXPECT_EQ(skipped, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(SkipOnAndOff, A64CounterPoll, ::testing::Bool());

@@ -113,6 +113,10 @@ struct a64_cpu_config : cpu_pe_config {
     // cannot be fetched, taken again and again) would otherwise hold the simulation at one
     // instant for ever. 0: no guard.
     unsigned no_progress_limit = 10000;
+    // A loop that only polls the counter (a64_poll_loop.h) has the iterations that go on retired
+    // without running them, up to where the CPU must sync, with every count as if they ran
+    // (docs/cpu.md, "Busy-waiting on the counter"). false: each iteration runs.
+    bool skip_counter_polls = true;
 };
 
 struct a64_cpu_stats {
@@ -130,6 +134,8 @@ struct a64_cpu_stats {
     // With a trace listener: execution that went on elsewhere than the last report said (none
     // expected: a report the CPU failed to make; the listener sees a range start there).
     uint64_t trace_discontinuities = 0;
+    // Iterations of counter poll loops retired without running them (skip_counter_polls).
+    uint64_t polls_skipped = 0;
 };
 
 class a64_cpu : public sc_core::sc_module,
@@ -289,6 +295,9 @@ class a64_cpu : public sc_core::sc_module,
     void tsb_csync();
     uint32_t exclusive_cut(uint64_t address, uint32_t size);
     void uncount_failed_exclusives(const block_info &c, uint64_t begin, uint64_t end);
+    // Busy-waiting on the counter (a64_cpu_poll.cpp).
+    bool starts_poll_loop(uint64_t address, const block_info &b);
+    void skip_polls(uint64_t address);
     void check_state(bool eret);
     // Exceptions (a64_cpu_exceptions.cpp).
     void take_exception(unsigned target_el, uint32_t ec, uint32_t iss, uint64_t preferred_return,
@@ -515,10 +524,18 @@ class a64_cpu : public sc_core::sc_module,
     } abort_;
     sc_core::sc_event wake_;
     // What each block holds, decoded once (a direct-mapped cache by address).
+    // What on_block's fast path reads comes first (the look-up, the counts), so that a block
+    // costs the host few cache lines.
     struct block_info {
         uint64_t address = ~uint64_t{0};
+        uint64_t generation = 0; // code_generation_ when it was decoded
         uint32_t size = 0;
+        uint32_t insns = 0;
+        // Nothing to do at its end or inside it (no ERET or PSTATE write last, no TSB CSYNC, no
+        // Store-Exclusive): retiring it whole is additions only.
+        bool plain = false;
         uint32_t last_class = 0;
+        event_counts events{};
         uint32_t classes = 0; // of all its instructions
         // Where the block must end (bytes from its start; 0: nowhere): after a store-exclusive
         // whose status register a later instruction of the block may write.
@@ -527,17 +544,13 @@ class a64_cpu : public sc_core::sc_module,
         // (more than stxr_ws holds: their registers are read from the code when it retires).
         std::array<uint8_t, 4> stxr_ws{};
         uint32_t num_stxr = 0;
-        uint32_t insns = 0;
-        // Nothing to do at its end or inside it (no ERET or PSTATE write last, no TSB CSYNC, no
-        // Store-Exclusive): retiring it whole is additions only.
-        bool plain = false;
-        event_counts events{};
         // For the trace listeners (a64_cpu_trace.cpp): the P0 element its last instruction is
         // (kind none: it is none), that instruction, and whether one comes before it.
         a64_p0 last_p0;
         uint32_t last_insn = 0;
         bool inner_p0 = false;
-        uint64_t generation = 0; // code_generation_ when it was decoded
+        // It starts a loop that polls the counter (a64_poll_loop.h); not plain then.
+        bool poll = false;
     };
     // Direct-mapped by a hash of the address: OS code runs thousands of blocks between two
     // visits to one (a busybox sh loop's iteration: about 3,000, kernel and user), spread over
