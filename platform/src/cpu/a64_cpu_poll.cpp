@@ -26,8 +26,9 @@ bool a64_cpu::starts_poll_loop(uint64_t address, const block_info &b)
 }
 
 // At the loop's head, between two iterations: each iteration reads the count at its MRS, at the
-// local time the instructions before it take; every iteration whose count makes it go on (one
-// evaluation per count value read) is retired here, the one that leaves runs in the engine. The
+// local time the instructions before it take; every iteration whose count makes it go on is
+// retired here (one evaluation per span of counts that go the same way: a64_poll_same_until),
+// the one that leaves runs in the engine. The
 // iterations retired stay within fast_until_, so nothing that could interrupt or stop them
 // (the quantum's end, the timer's next event, the platform's next activity, a PMU overflow) is
 // passed; the next iteration then runs, and at its head the CPU looks again.
@@ -66,14 +67,20 @@ void a64_cpu::skip_polls(uint64_t address)
     while (runs < most) {
         uint64_t count = 0;
         sc_core::sc_time next;
-        if (!timer_->peek_count(counter, el_, ts, at(runs), count, next) ||
+        const sc_core::sc_time t = at(runs);
+        if (!timer_->peek_count(counter, el_, ts, t, 1, count, next) ||
             !a64_poll_goes_on(*loop, regs, count))
             break;
-        // The iterations whose MRS comes before `next` read the same count.
-        const sc_core::sc_time t = at(runs);
+        // Every count up to `until` goes on too: the iterations whose MRS comes before the
+        // count reaches it.
+        const uint64_t until = a64_poll_same_until(*loop, regs, count);
+        if (until - count > 1)
+            (void)timer_->peek_count(counter, el_, ts, t, until - count, count, next);
         uint64_t j = runs + 1;
-        if (next > t && step)
-            j = std::max<uint64_t>(j, runs + ((next - t).value() + step - 1) / step);
+        if (next > t && step) {
+            const uint64_t ahead = (next - t).value() / step + 1;
+            j = ahead >= most - runs ? most : std::max<uint64_t>(j, runs + ahead);
+        }
         while (j > runs + 1 && at(j - 1) >= next)
             j--;
         while (j < most && at(j) < next)

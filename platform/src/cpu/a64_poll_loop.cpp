@@ -3,6 +3,8 @@
 // CBZ, CBNZ, TBZ, TBNZ, MRS; J1: AddWithCarry, ShiftReg, ConditionHolds).
 #include <pmtrace/platform/cpu/a64_poll_loop.h>
 
+#include <algorithm>
+
 namespace pmtrace::platform
 {
 
@@ -232,6 +234,143 @@ bool a64_poll_goes_on(const a64_poll_loop &loop, const a64_poll_regs &regs, uint
         }
     }
     return false;
+}
+
+namespace
+{
+
+// A value as a function of the count c: (slope * c + offset) mod 2^bits, zero-extended, for a
+// slope of -1, 0 (a constant) or +1; `known` false where it is not of that form.
+struct form {
+    bool known = true;
+    int slope = 0;
+    uint64_t offset = 0;
+    unsigned bits = 64;
+};
+
+uint64_t mask_of(unsigned bits)
+{
+    return bits == 64 ? ~uint64_t{0} : 0xFFFF'FFFFu;
+}
+
+form truncate(form f, unsigned bits)
+{
+    if (f.known && bits < f.bits) {
+        f.bits = bits;
+        f.offset &= mask_of(bits);
+    } else if (f.known && bits > f.bits && f.slope != 0) {
+        f.known = false; // a 32-bit form read as 64 bits wraps at 2^32: not of the form
+    } else if (f.known) {
+        f.bits = bits;
+    }
+    return f;
+}
+
+uint64_t value_at(const form &f, uint64_t c)
+{
+    const uint64_t v = f.slope > 0 ? c + f.offset : f.slope < 0 ? f.offset - c : f.offset;
+    return v & mask_of(f.bits);
+}
+
+// How many counts on from c the form first equals t (mod 2^bits); 2^bits (saturated) when it
+// equals it now: the distance to the next time.
+uint64_t distance_to(const form &f, uint64_t c, uint64_t t)
+{
+    const uint64_t m = mask_of(f.bits), v = value_at(f, c);
+    const uint64_t d = (f.slope > 0 ? t - v : v - t) & m;
+    return d ? d : (f.bits == 64 ? ~uint64_t{0} : m + 1);
+}
+
+// The first count after c at which a decision on f (zero, sign, wrap, borrow, overflow) can
+// change: at a value of 0, 1, -1, the sign boundary or the value before it.
+uint64_t boundaries(const form &f, uint64_t c)
+{
+    if (!f.known)
+        return 1;
+    if (f.slope == 0)
+        return ~uint64_t{0};
+    const uint64_t half = uint64_t{1} << (f.bits - 1), m = mask_of(f.bits);
+    uint64_t d = ~uint64_t{0};
+    for (uint64_t t : {uint64_t{0}, uint64_t{1}, m, half, half - 1})
+        d = std::min(d, distance_to(f, c, t));
+    return d;
+}
+
+} // namespace
+
+uint64_t a64_poll_same_until(const a64_poll_loop &loop, const a64_poll_regs &regs, uint64_t counter)
+{
+    std::array<form, 33> r{};
+    for (unsigned i = 0; i < 31; i++)
+        r[i].offset = regs.x[i];
+    r[sp].offset = regs.sp;
+    auto get = [&](unsigned slot) { return slot == zr ? form{} : r[slot]; };
+    auto set = [&](unsigned slot, const form &f) {
+        if (slot != zr)
+            r[slot] = f;
+    };
+    uint64_t d = ~uint64_t{0}; // counts on from `counter` that go the same way
+    form flags_x, flags_y, flags_r;
+    bool flags_set = false;
+    for (unsigned i = 0; i < loop.insns; i++) {
+        const op o = *decode(loop.code[i], loop.head + 4 * i);
+        const unsigned bits = o.sf ? 64 : 32;
+        switch (o.k) {
+        case kind::counter: set(o.rd, form{true, 1, 0, 64}); break;
+        case kind::none: break;
+        case kind::add_sub: {
+            const form x = truncate(get(o.rn), bits);
+            form y;
+            if (o.immediate) {
+                y.offset = o.imm;
+            } else {
+                y = truncate(get(o.rm), bits);
+                if (y.known && y.slope == 0)
+                    y.offset = shift_reg(y.offset, o.shift, o.amount, bits);
+                else if (o.amount != 0)
+                    y.known = false;
+            }
+            y = truncate(y, bits);
+            form result;
+            result.bits = bits;
+            result.known = x.known && y.known;
+            const int slope = o.sub ? x.slope - y.slope : x.slope + y.slope;
+            if (slope < -1 || slope > 1)
+                result.known = false;
+            result.slope = slope;
+            result.offset = (o.sub ? x.offset - y.offset : x.offset + y.offset) & mask_of(bits);
+            set(o.rd, result);
+            if (o.set_flags) {
+                flags_set = true;
+                flags_x = x;
+                flags_y = y;
+                flags_r = result;
+            }
+            break;
+        }
+        case kind::b_cond:
+            if (flags_set)
+                for (const form &f : {flags_x, flags_y, flags_r})
+                    d = std::min(d, boundaries(f, counter));
+            return d > ~uint64_t{0} - counter ? ~uint64_t{0} : counter + d;
+        case kind::cb:
+            d = std::min(d, boundaries(truncate(get(o.rn), bits), counter));
+            return d > ~uint64_t{0} - counter ? ~uint64_t{0} : counter + d;
+        case kind::tb: {
+            const form f = get(o.rn);
+            if (!f.known) {
+                d = 1;
+            } else if (f.slope != 0 && o.test_bit < f.bits) {
+                // Bit k changes where the value crosses a multiple of 2^k.
+                const uint64_t low = value_at(f, counter) & ((uint64_t{1} << o.test_bit) - 1);
+                const uint64_t step = uint64_t{1} << o.test_bit;
+                d = std::min(d, f.slope > 0 ? step - low : low + 1);
+            }
+            return d > ~uint64_t{0} - counter ? ~uint64_t{0} : counter + d;
+        }
+        }
+    }
+    return counter + 1;
 }
 
 } // namespace pmtrace::platform

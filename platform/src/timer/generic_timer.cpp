@@ -280,7 +280,7 @@ pmt_access generic_timer::write(pmt_sysreg encoding, unsigned el, const timer_pe
 }
 
 bool generic_timer::peek_count(pmt_sysreg encoding, unsigned el, const timer_pe_state &pe,
-                               const sc_core::sc_time &offset, uint64_t &value,
+                               const sc_core::sc_time &offset, uint64_t more, uint64_t &value,
                                sc_core::sc_time &next)
 {
     const cnt_reg reg = cnt_decode(encoding);
@@ -291,10 +291,11 @@ bool generic_timer::peek_count(pmt_sysreg encoding, unsigned el, const timer_pe_
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     const sc_core::sc_time at = now + offset;
     value = read_register(reg, in_host, at);
-    sc_core::sc_time more;
-    if (!time_of_count(count_at(at) + 1, more))
-        return false;
-    next = more - now;
+    const uint64_t count = count_at(at);
+    sc_core::sc_time then;
+    if (more > ~uint64_t{0} - count || !time_of_count(count + more, then))
+        then = sc_core::sc_time::from_value(~uint64_t{0});
+    next = then - now;
     return true;
 }
 

@@ -95,3 +95,51 @@ TEST(A64PollLoop, LoopsThatAreNotPollsAreRefused)
     // Another system register (MRS CNTFRQ_EL0: op2 0).
     EXPECT_FALSE(find({0xD53BE001, sub_x2_x1_x0, cmp_x2_x3, b_lo_minus_12}));
 }
+
+namespace
+{
+
+// Over counts from `from` to `to`: each span a64_poll_same_until gives goes the same way
+// throughout, and a count that goes otherwise than the one before it starts a span.
+void spans_hold(const a64_poll_loop &loop, const a64_poll_regs &regs, uint64_t from, uint64_t to)
+{
+    uint64_t c = from;
+    unsigned spans = 0;
+    while (c < to) {
+        const bool on = a64_poll_goes_on(loop, regs, c);
+        const uint64_t until = a64_poll_same_until(loop, regs, c);
+        ASSERT_GT(until, c);
+        for (uint64_t x = c; x < until && x < to; x++)
+            ASSERT_EQ(a64_poll_goes_on(loop, regs, x), on)
+                << "count " << x << " in [" << c << ", " << until << ")";
+        c = until;
+        spans++;
+    }
+    EXPECT_LT(spans, 16u); // few evaluations, not one per count
+}
+
+} // namespace
+
+TEST(A64PollLoop, CountsGoTheSameWayUpToTheNextDecision)
+{
+    const auto sub_cmp = find({mrs_x1_cntvct, sub_x2_x1_x0, cmp_x2_x3, b_lo_minus_12});
+    ASSERT_TRUE(sub_cmp);
+    a64_poll_regs regs;
+    regs.x[0] = 100;
+    regs.x[3] = 5000;
+    spans_hold(*sub_cmp, regs, 100, 20000);
+    EXPECT_LE(a64_poll_same_until(*sub_cmp, regs, 120), 5100u); // not past the exit
+    // Near the wrap of the 64-bit count.
+    regs.x[0] = ~uint64_t{0} - 2000;
+    spans_hold(*sub_cmp, regs, ~uint64_t{0} - 2000, ~uint64_t{0});
+    // A 32-bit subtract and a bit test: a span per 4096 counts.
+    const auto tbz = find({0xD53BE04B, sub_w7_w11_w6, 0x3667FFC7});
+    ASSERT_TRUE(tbz);
+    regs.x[6] = 0x10;
+    spans_hold(*tbz, regs, 0x10, 0x10 + 3 * 4096 + 7);
+    // Signed: cmp x1, x3; b.lt, across the sign boundary.
+    const auto lt = find({mrs_x1_cntvct, 0xEB03003F, 0x54FFFFCB});
+    ASSERT_TRUE(lt);
+    regs.x[3] = 0x8000'0000'0000'0100;
+    spans_hold(*lt, regs, 0x7FFF'FFFF'FFFF'F000, 0x8000'0000'0000'0200);
+}

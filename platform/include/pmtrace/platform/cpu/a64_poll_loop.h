@@ -44,4 +44,13 @@ struct a64_poll_regs {
 // Whether the iteration that reads `counter` branches back to the loop's head.
 bool a64_poll_goes_on(const a64_poll_loop &loop, const a64_poll_regs &regs, uint64_t counter);
 
+// The first count after `counter` at which an iteration may go otherwise than at `counter`:
+// every count in [counter, result) goes the same way (saturated at 2^64 - 1). Where the loop
+// computes with the count only by adding and subtracting it and constants (slope -1, 0 or +1,
+// no shift of it), a decision (a flag of ADDS or SUBS, CBZ, TBZ) can change only where a value
+// derived from the count reaches 0, 1, -1, the sign boundary or the value before it, or where
+// the tested bit flips: the nearest of those; elsewhere counter + 1.
+uint64_t a64_poll_same_until(const a64_poll_loop &loop, const a64_poll_regs &regs,
+                             uint64_t counter);
+
 } // namespace pmtrace::platform

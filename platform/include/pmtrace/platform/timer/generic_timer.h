@@ -77,10 +77,12 @@ class generic_timer : public sc_core::sc_module, public pmtrace::ete_timestamp_i
     // For a CPU that retires the iterations of a loop polling the counter without running them
     // (docs/cpu.md, "Busy-waiting on the counter"): what an MRS of CNTPCT_EL0 or CNTVCT_EL0
     // (`encoding`) at `el` reads at sc_time_stamp() + offset, with no access logged, and the
-    // offset from which it reads more (`next`). false where the MRS would not read the count (a
-    // trap, UNDEFINED, another register).
+    // offset from which it reads `more` (at least 1) more (`next`). false where the MRS would
+    // not read the count (a trap, UNDEFINED, another register); `next` saturates at the largest
+    // time.
     bool peek_count(pmt_sysreg encoding, unsigned el, const timer_pe_state &pe,
-                    const sc_core::sc_time &offset, uint64_t &value, sc_core::sc_time &next);
+                    const sc_core::sc_time &offset, uint64_t more, uint64_t &value,
+                    sc_core::sc_time &next);
 
     // The physical count at an absolute simulated time (for tools and the trace unit's
     // timestamps).
