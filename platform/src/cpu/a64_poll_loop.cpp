@@ -1,7 +1,9 @@
 // a64_poll_loop.cpp - counter poll loops: the few instruction forms they are made of, decoded
-// and evaluated as the Arm ARM's pseudocode defines them (C6.2: ADD, SUB, ADDS, SUBS, B.cond,
-// CBZ, CBNZ, TBZ, TBNZ, MRS; J1: AddWithCarry, ShiftReg, ConditionHolds).
+// and evaluated as the Arm ARM's pseudocode defines them (C6.2: ADD, SUB, ADDS, SUBS, MRS; J1:
+// AddWithCarry, ShiftReg; the branches by a64_branch_taken, ConditionHolds).
 #include <pmtrace/platform/cpu/a64_poll_loop.h>
+
+#include <pmtrace/platform/cpu/a64_decode.h>
 
 #include <algorithm>
 
@@ -22,8 +24,8 @@ enum class kind { counter, none, add_sub, b_cond, cb, tb };
 
 struct op {
     kind k = kind::none;
-    bool sf = true, sub = false, set_flags = false, nonzero = false;
-    unsigned rd = zr, rn = zr, rm = zr, shift = 0, amount = 0, cond = 0, test_bit = 0;
+    bool sf = true, sub = false, set_flags = false;
+    unsigned rd = zr, rn = zr, rm = zr, shift = 0, amount = 0, test_bit = 0;
     bool immediate = false;
     uint64_t imm = 0, target = 0;
     uint64_t reads = 0, writes = 0;
@@ -71,20 +73,17 @@ std::optional<op> decode(uint32_t insn, uint64_t pc)
         o.rm = (insn >> 16) & 31;
     } else if ((insn & 0xFF000010u) == 0x54000000u) { // B.cond
         o.k = kind::b_cond;
-        o.cond = insn & 15;
         o.target = pc + static_cast<uint64_t>(sext((insn >> 5) & 0x7FFFF, 19) * 4);
-        o.reads = o.cond >= 14 ? 0 : bit(flags);
+        o.reads = (insn & 15) >= 14 ? 0 : bit(flags); // AL and NV read no flag
         return o;
     } else if ((insn & 0x7E000000u) == 0x34000000u) { // CBZ, CBNZ
         o.k = kind::cb;
-        o.nonzero = (insn >> 24) & 1;
         o.rn = rd;
         o.target = pc + static_cast<uint64_t>(sext((insn >> 5) & 0x7FFFF, 19) * 4);
         o.reads = bit(o.rn);
         return o;
     } else if ((insn & 0x7E000000u) == 0x36000000u) { // TBZ, TBNZ
         o.k = kind::tb;
-        o.nonzero = (insn >> 24) & 1;
         o.test_bit = (((insn >> 31) & 1) << 5) | ((insn >> 19) & 31);
         o.rn = rd;
         o.target = pc + static_cast<uint64_t>(sext((insn >> 5) & 0x3FFF, 14) * 4);
@@ -101,24 +100,6 @@ std::optional<op> decode(uint32_t insn, uint64_t pc)
 bool is_branch(kind k)
 {
     return k == kind::b_cond || k == kind::cb || k == kind::tb;
-}
-
-// J1.1.3 ConditionHolds.
-bool condition_holds(unsigned cond, uint32_t nzcv)
-{
-    const bool n = nzcv >> 31 & 1, z = nzcv >> 30 & 1, c = nzcv >> 29 & 1, v = nzcv >> 28 & 1;
-    bool result = false;
-    switch (cond >> 1) {
-    case 0: result = z; break;
-    case 1: result = c; break;
-    case 2: result = n; break;
-    case 3: result = v; break;
-    case 4: result = c && !z; break;
-    case 5: result = n == v; break;
-    case 6: result = n == v && !z; break;
-    default: result = true; break;
-    }
-    return (cond & 1) && cond != 15 ? !result : result;
 }
 
 // J1.1.3 AddWithCarry over `bits` (32 or 64): the result and NZCV. C is the carry out of the
@@ -225,12 +206,9 @@ bool a64_poll_goes_on(const a64_poll_loop &loop, const a64_poll_regs &regs, uint
                 nzcv = f;
             break;
         }
-        case kind::b_cond: return condition_holds(o.cond, nzcv);
-        case kind::cb: {
-            const uint64_t v = o.sf ? get(o.rn) : get(o.rn) & 0xFFFF'FFFFu;
-            return (v != 0) == o.nonzero;
-        }
-        case kind::tb: return ((get(o.rn) >> o.test_bit) & 1) == o.nonzero;
+        case kind::b_cond:
+        case kind::cb:
+        case kind::tb: return a64_branch_taken(loop.code[i], nzcv, get(o.rn));
         }
     }
     return false;
