@@ -4,7 +4,6 @@
 // counter").
 #include <pmtrace/platform/cpu/a64_cpu.h>
 #include <pmtrace/platform/cpu/a64_decode.h>
-#include <pmtrace/platform/cpu/a64_poll_loop.h>
 
 #include "a64_cpu_regs.h"
 
@@ -13,32 +12,33 @@
 namespace pmtrace::platform
 {
 
+// The poll loop whose head is `address`, if there is one (its code read as the CPU reads code).
+std::optional<a64_poll_loop> a64_cpu::poll_loop_at(uint64_t address)
+{
+    std::array<uint32_t, a64_poll_loop::max_insns> code{};
+    return a64_find_poll_loop(address, code.data(), read_code(address, code.data(), code.size()));
+}
+
 // A loop's first block branches back to itself or ends with an ISB (the engine ends a block
 // after one; the loop goes on in the next).
 bool a64_cpu::starts_poll_loop(uint64_t address, const block_info &b)
 {
     const bool to_itself = (b.last_class & A64_CONDITIONAL) && b.last_p0.target == address;
-    if (!timer_ || (!to_itself && !(b.last_class & A64_ISB)))
-        return false;
-    std::array<uint32_t, a64_poll_loop::max_insns> code{};
-    const size_t n = read_code(address, code.data(), code.size());
-    return a64_find_poll_loop(address, code.data(), n).has_value();
+    return timer_ && (to_itself || (b.last_class & A64_ISB)) && poll_loop_at(address);
 }
 
 // At the loop's head, between two iterations: each iteration reads the count at its MRS, at the
 // local time the instructions before it take; every iteration whose count makes it go on is
 // retired here (one evaluation per span of counts that go the same way: a64_poll_same_until),
-// the one that leaves runs in the engine. The
-// iterations retired stay within fast_until_, so nothing that could interrupt or stop them
-// (the quantum's end, the timer's next event, the platform's next activity, a PMU overflow) is
-// passed; the next iteration then runs, and at its head the CPU looks again.
+// the one that leaves runs in the engine. The iterations retired stay within fast_until_, so
+// nothing that could interrupt or stop them (the quantum's end, the timer's next event, the
+// platform's next activity, a PMU overflow) is passed; the next iteration then runs, and at its
+// head the CPU looks again.
 void a64_cpu::skip_polls(uint64_t address)
 {
     if (debug_bp_armed_ || debug_wp_armed_ || (debug_.mdscr & mdscr_ss))
         return;
-    std::array<uint32_t, a64_poll_loop::max_insns> code{};
-    const std::optional<a64_poll_loop> loop =
-        a64_find_poll_loop(address, code.data(), read_code(address, code.data(), code.size()));
+    const std::optional<a64_poll_loop> loop = poll_loop_at(address);
     if (!loop)
         return;
     update_fast_until();

@@ -24,7 +24,7 @@ enum class kind { counter, none, add_sub, b_cond, cb, tb };
 
 struct op {
     kind k = kind::none;
-    bool sf = true, sub = false, set_flags = false;
+    bool sf = true, sub = false, set_flags = false, physical = false;
     unsigned rd = zr, rn = zr, rm = zr, shift = 0, amount = 0, test_bit = 0;
     bool immediate = false;
     uint64_t imm = 0, target = 0;
@@ -46,7 +46,7 @@ std::optional<op> decode(uint32_t insn, uint64_t pc)
             return std::nullopt;
         o.k = kind::counter;
         o.rd = insn & 31;
-        o.imm = op2 == 1; // CNTPCT_EL0
+        o.physical = op2 == 1; // CNTPCT_EL0
         o.writes = bit(o.rd);
         return o;
     }
@@ -158,7 +158,7 @@ std::optional<a64_poll_loop> a64_find_poll_loop(uint64_t head, const uint32_t *c
         if (o->k == kind::counter) {
             counters++;
             loop.mrs_index = i;
-            loop.physical = o->imm != 0;
+            loop.physical = o->physical;
         }
         if (!is_branch(o->k))
             continue;

@@ -7,16 +7,7 @@
 .global _start
 _start:
     ldr x1, =data
-    mov x0, #0x13
-    msr pmevtyper0_el0, x0
-    mov x0, #0x06
-    msr pmevtyper1_el0, x0
-    mov x0, #0x07
-    msr pmevtyper2_el0, x0
-    mov x0, #7
-    msr pmcntenset_el0, x0
-    mov x0, #1
-    msr pmcr_el0, x0
+    pmu_count_memory
     ldxr x2, [x1]
     add x2, x2, #1
     stxr w3, x2, [x1]
@@ -26,10 +17,7 @@ _start:
     stxr w5, x2, [x1]
     mov w6, w5
     mov w5, #0
-    msr pmcr_el0, xzr
-    mrs x10, pmevcntr0_el0
-    mrs x11, pmevcntr1_el0
-    mrs x12, pmevcntr2_el0
+    pmu_stop_memory
     system_off
 
 .balign 16

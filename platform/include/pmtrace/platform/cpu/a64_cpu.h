@@ -35,6 +35,7 @@
 
 #include <pmtrace/platform/cpu/a64_engine.h>
 #include <pmtrace/platform/cpu/a64_exec_log.h>
+#include <pmtrace/platform/cpu/a64_poll_loop.h>
 #include <pmtrace/platform/cpu/a64_self_hosted_debug.h>
 #include <pmtrace/platform/cpu/a64_stage1.h>
 #include <pmtrace/platform/cpu/a64_trace_listener.h>
@@ -50,6 +51,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -296,6 +298,7 @@ class a64_cpu : public sc_core::sc_module,
     uint32_t exclusive_cut(uint64_t address, uint32_t size);
     void uncount_failed_exclusives(const block_info &c, uint64_t begin, uint64_t end);
     // Busy-waiting on the counter (a64_cpu_poll.cpp).
+    std::optional<a64_poll_loop> poll_loop_at(uint64_t address);
     bool starts_poll_loop(uint64_t address, const block_info &b);
     void skip_polls(uint64_t address);
     void check_state(bool eret);
@@ -523,9 +526,9 @@ class a64_cpu : public sc_core::sc_module,
         bool write = false;
     } abort_;
     sc_core::sc_event wake_;
-    // What each block holds, decoded once (a direct-mapped cache by address).
-    // What on_block's fast path reads comes first (the look-up, the counts), so that a block
-    // costs the host few cache lines.
+    // What each block holds, decoded once (a direct-mapped cache by address). What on_block's
+    // fast path reads comes first (the look-up, the counts), so that a block costs the host few
+    // cache lines.
     struct block_info {
         uint64_t address = ~uint64_t{0};
         uint64_t generation = 0; // code_generation_ when it was decoded
